@@ -1,0 +1,39 @@
+import { DeliveryDedup } from './deliveryDedup';
+
+/**
+ * Delivery keys seen by each subscription, held in this n8n process's memory.
+ *
+ * Why not the node's static data: n8n (checked on 2.41.1) does not save static data written
+ * in `webhook()` when that call starts an execution, so keys kept only there would never be
+ * seen again and every retry would run the workflow once more.
+ *
+ * What this guarantees: within one running n8n instance, a retried or duplicated delivery of
+ * an event (same `event`, `data.id` and `timestamp`) arriving within an hour of the first
+ * starts no second execution. It does not hold across a restart of n8n (the memory is
+ * empty again, so a retry arriving after the restart may run once more) nor across the
+ * separate webhook processes of queue mode (each has its own memory).
+ */
+const ledgers = new Map<string, DeliveryDedup>();
+
+export function deliveryLedger(scope: string): DeliveryDedup {
+	let ledger = ledgers.get(scope);
+	if (!ledger) {
+		ledger = new DeliveryDedup();
+		ledgers.set(scope, ledger);
+	}
+	return ledger;
+}
+
+/** Frees a subscription's keys once it is deleted: its deliveries cannot arrive any more. */
+export function forgetDeliveries(scope: string): void {
+	ledgers.delete(scope);
+}
+
+/** One ledger per trigger node per subscription, so test and production listeners stay apart. */
+export function deliveryScope(
+	workflowId: string | undefined,
+	nodeId: string,
+	subscriptionId: string | undefined,
+): string {
+	return `${workflowId ?? ''}|${nodeId}|${subscriptionId ?? 'manual'}`;
+}

@@ -1,0 +1,55 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { WEBHOOK_ALL_EVENTS } from '../shared/constants';
+
+/**
+ * The events to subscribe to: "All events" wins over any other choice; otherwise the chosen
+ * names plus the typed ones, each once, in the order given.
+ */
+export function subscribedEvents(chosen: string[], typed: string): string[] {
+	if (chosen.includes(WEBHOOK_ALL_EVENTS)) return [WEBHOOK_ALL_EVENTS];
+	const typedNames = typed
+		.split(/[,\s]+/)
+		.map((name) => name.trim())
+		.filter((name) => name !== '');
+	return [...new Set([...chosen, ...typedNames])];
+}
+
+export function isSubscribed(events: string[], event: string): boolean {
+	return events.includes(WEBHOOK_ALL_EVENTS) || events.includes(event);
+}
+
+export function sameEvents(a: string[] | undefined, b: string[]): boolean {
+	if (!a || a.length !== b.length) return false;
+	const expected = new Set(b);
+	return a.every((event) => expected.has(event));
+}
+
+/**
+ * The service delivers only to https:// addresses (spec: Events, Subscription rule 2), so an
+ * http:// URL would be refused by the service with a less helpful message, or worse, accepted
+ * by a lenient one and never delivered to.
+ */
+export function assertHttpsWebhookUrl(node: INode, url: string | undefined): string {
+	if (url?.startsWith('https://')) return url;
+	throw new NodeOperationError(
+		node,
+		`The service only delivers events to https:// addresses, but n8n gives this trigger the webhook URL "${url ?? ''}"`,
+		{
+			description:
+				"Set the WEBHOOK_URL environment variable to n8n's public https:// address and restart n8n. " +
+				'While testing on a local machine, put a tunnel in front of n8n and use its https:// address as WEBHOOK_URL. ' +
+				'Behind a reverse proxy that ends TLS, also set N8N_PROXY_HOPS=1 so n8n builds https:// URLs.',
+		},
+	);
+}
+
+/** The creation response names the secret `secret`; other spellings are accepted too. */
+export function readSigningSecret(created: IDataObject): string | undefined {
+	for (const field of ['secret', 'signing_secret', 'signingSecret']) {
+		const value = created[field];
+		if (typeof value === 'string' && value !== '') return value;
+	}
+	return undefined;
+}
