@@ -1,0 +1,176 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { LeadConversationsApi } from '../../credentials/LeadConversationsApi.credentials';
+import {
+	runActionNode,
+	runCredentialTest,
+	startTestSandbox,
+	type HarnessCredentials,
+	type RunningSandbox,
+} from '../harness';
+
+const KEY_REJECTED = 'API key rejected: missing, invalid or revoked';
+const NOT_PERMITTED =
+	'API key accepted but not allowed to read agents: restricted scope, suspended account or plan tier';
+const WRONG_BASE_URL =
+	'Base URL not found: it must be the service address ending in /v1, like https://api.example.com/v1';
+
+/** Test-only node: one authenticated GET of a path under the credential's Base URL. */
+class AuthenticatedGet implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Authenticated GET',
+		name: 'authenticatedGet',
+		group: ['transform'],
+		version: 1,
+		description: 'Reads a path of the service',
+		defaults: { name: 'Authenticated GET' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'leadConversationsApi', required: true }],
+		properties: [{ displayName: 'Path', name: 'path', type: 'string', default: '/agents' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('leadConversationsApi');
+		const response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			'leadConversationsApi',
+			{ url: `${baseUrl}${this.getNodeParameter('path', 0) as string}` },
+		)) as IDataObject;
+		return [[{ json: response, pairedItem: { item: 0 } }]];
+	}
+}
+
+async function closedLoopbackPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+describe('Lead Conversations API credential', () => {
+	let sandbox: RunningSandbox;
+	let origin: string;
+	const good = (): HarnessCredentials => ({ apiKey: sandbox.keys.full, baseUrl: sandbox.baseUrl });
+
+	beforeAll(async () => {
+		sandbox = await startTestSandbox({ leads: 3 });
+		origin = sandbox.baseUrl.replace(/\/v1$/, '');
+	});
+
+	afterAll(async () => {
+		await sandbox.close();
+	});
+
+	beforeEach(() => {
+		sandbox.control.reset({ leads: 3 });
+	});
+
+	describe('authentication applied by n8n', () => {
+		it('sends the API key as X-API-Key on requests a node makes with httpRequestWithAuthentication', async () => {
+			const result = await runActionNode({ path: '/agents' }, good(), {
+				nodeType: 'test.authenticatedGet',
+				nodeTypes: { 'test.authenticatedGet': new AuthenticatedGet() },
+			});
+
+			expect(result.status).toBe('success');
+			expect(result.output('Lead Conversations')[0].json.data).toEqual(expect.any(Array));
+			expect(sandbox.control.requests()).toEqual([
+				expect.objectContaining({ method: 'GET', path: '/v1/agents', status: 200, key: 'full' }),
+			]);
+		});
+
+		it('declares the header through the generic authenticate definition', () => {
+			expect(new LeadConversationsApi().authenticate).toEqual({
+				type: 'generic',
+				properties: { headers: { 'X-API-Key': '={{$credentials.apiKey}}' } },
+			});
+		});
+	});
+
+	describe('the Test button', () => {
+		it('reports success for a working key and sends one cheap authenticated read', async () => {
+			const outcome = await runCredentialTest(good());
+
+			expect(outcome).toMatchObject({ status: 'OK', message: 'Connection successful!' });
+			expect(sandbox.control.requests()).toEqual([
+				expect.objectContaining({
+					method: 'GET',
+					path: '/v1/agents',
+					query: { limit: '1' },
+					key: 'full',
+				}),
+			]);
+		});
+
+		it('accepts a Base URL with trailing slashes and surrounding spaces', async () => {
+			const outcome = await runCredentialTest({ ...good(), baseUrl: ` ${sandbox.baseUrl}// ` });
+
+			expect(outcome.status).toBe('OK');
+			expect(sandbox.control.requests().map((request) => request.path)).toEqual(['/v1/agents']);
+		});
+
+		it.each([
+			['a revoked key', () => sandbox.keys.revoked],
+			['an unknown key', () => 'lc_live_not_a_real_key'],
+			['an empty key', () => ''],
+		])('explains that the key was rejected for %s', async (_case, key) => {
+			const outcome = await runCredentialTest({ ...good(), apiKey: key() });
+
+			expect(outcome).toMatchObject({ status: 'Error', message: KEY_REJECTED });
+			expect(sandbox.control.requests().every((request) => request.status === 401)).toBe(true);
+		});
+
+		it('tells a key that may not read agents apart from a rejected one', async () => {
+			const outcome = await runCredentialTest({ ...good(), apiKey: sandbox.keys.suspended });
+
+			expect(outcome).toMatchObject({ status: 'Error', message: NOT_PERMITTED });
+		});
+
+		it.each([
+			['the version segment is missing', () => origin],
+			['the version segment is wrong', () => `${origin}/v2`],
+			['the path points elsewhere', () => `${origin}/api/v1`],
+		])('points at the Base URL when %s', async (_case, baseUrl) => {
+			const outcome = await runCredentialTest({ ...good(), baseUrl: baseUrl() });
+
+			expect(outcome).toMatchObject({ status: 'Error', message: WRONG_BASE_URL });
+			expect(outcome.message).not.toBe(KEY_REJECTED);
+		});
+
+		it('names the connection problem when nothing answers at the Base URL', async () => {
+			const port = await closedLoopbackPort();
+			const outcome = await runCredentialTest({
+				...good(),
+				baseUrl: `http://127.0.0.1:${port}/v1`,
+			});
+
+			expect(outcome).toMatchObject({ status: 'Error', message: 'ECONNREFUSED' });
+		});
+
+		it('never puts the key into its message or the log', async () => {
+			const outcomes = [
+				await runCredentialTest({ ...good(), apiKey: sandbox.keys.revoked }),
+				await runCredentialTest({ apiKey: sandbox.keys.full, baseUrl: origin }),
+			];
+
+			for (const outcome of outcomes) {
+				expect(outcome.message).not.toContain(sandbox.keys.revoked);
+				expect(outcome.message).not.toContain(sandbox.keys.full);
+				expect(outcome.logs.join('\n')).not.toContain(sandbox.keys.revoked);
+				expect(outcome.logs.join('\n')).not.toContain(sandbox.keys.full);
+			}
+		});
+	});
+});

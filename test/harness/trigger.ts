@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+
+import { HookContext, WebhookContext } from 'n8n-core';
+import {
+	UserError,
+	Workflow,
+	type ICredentialType,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type IVersionedNodeType,
+	type IWebhookData,
+	type IWebhookDescription,
+	type IWebhookResponseData,
+	type IWorkflowExecuteAdditionalData,
+	type WorkflowActivateMode,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { createAdditionalData, DEFAULT_INSTANCE_URL } from './additionalData';
+import {
+	CREDENTIAL_REFERENCE,
+	CREDENTIAL_TYPE,
+	createCredentialsHelper,
+	type HarnessCredentials,
+} from './credentials';
+import { installLogCapture, logCursor } from './logger';
+import { createNodeTypes, latestVersion, TRIGGER_NODE_TYPE } from './nodeTypes';
+
+export interface DeliveredRequest {
+	/** The exact bytes that arrive; a string is sent as UTF-8. */
+	body: Buffer | string;
+	headers: Record<string, string | string[]>;
+	/** Defaults to POST, the method the service delivers with. */
+	method?: string;
+	query?: IDataObject;
+}
+
+export interface DeliveryResult {
+	/** What the sender of the webhook receives. */
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, string>;
+	/** The items each output starts the workflow with, when the node started a run. */
+	runs: INodeExecutionData[][];
+	webhookResponse?: unknown;
+	noWebhookResponse?: boolean;
+	/** The error webhook() threw; n8n then answers 500 and starts no run. */
+	error?: Error;
+}
+
+export interface TriggerHarness {
+	/** The node's static data (`getWorkflowStaticData('node')`), kept between calls like n8n does. */
+	readonly staticData: IDataObject;
+	/** The whole workflow's static data. */
+	readonly workflowStaticData: IDataObject;
+	readonly node: INode;
+	/** The URL n8n gives the node for its `default` webhook. */
+	readonly webhookUrl: string;
+	checkExists(): Promise<boolean>;
+	create(): Promise<boolean>;
+	delete(): Promise<boolean>;
+	/** What n8n does on activation: checkExists, then create only when that says false. */
+	activate(): Promise<void>;
+	/** What n8n does on deactivation. */
+	deactivate(): Promise<boolean>;
+	deliver(request: DeliveredRequest): Promise<DeliveryResult>;
+	/** Every line n8n's loggers wrote since the harness was created. */
+	readonly logs: string[];
+}
+
+export interface TriggerHarnessOptions {
+	/** The n8n instance address the webhook URLs are built on. */
+	webhookBaseUrl?: string;
+	/** "Listen for test event": webhook-test URLs, manual mode. */
+	isTest?: boolean;
+	workflowName?: string;
+	nodeName?: string;
+	webhookId?: string;
+	staticData?: IDataObject;
+	/** Node type to drive instead of the package trigger (for harness self-tests). */
+	nodeType?: string;
+	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
+	credentialTypes?: Record<string, ICredentialType>;
+}
+
+/**
+ * Drives a trigger node the way n8n's webhook service does: its `webhookMethods` run in n8n-core's
+ * HookContext and `webhook()` runs in n8n-core's WebhookContext, one workflow object held across
+ * calls so static data persists as it does between activation and deliveries.
+ */
+export function createTriggerHarness(
+	parameters: INodeParameters,
+	credentials: HarnessCredentials,
+	options: TriggerHarnessOptions = {},
+): TriggerHarness {
+	installLogCapture();
+	const readLogs = logCursor();
+	const isTest = options.isTest === true;
+	const mode: WorkflowExecuteMode = isTest ? 'manual' : 'trigger';
+	const activation: WorkflowActivateMode = isTest ? 'manual' : 'activate';
+	const nodeTypes = createNodeTypes(options.nodeTypes);
+	const typeName = options.nodeType ?? TRIGGER_NODE_TYPE;
+	const nodeType = nodeTypes.getByNameAndVersion(typeName);
+	if (!nodeType) throw new UserError(`Unknown node type "${typeName}"`);
+
+	const node: INode = {
+		id: randomUUID(),
+		name: options.nodeName ?? 'Lead Conversations Trigger',
+		type: typeName,
+		typeVersion: latestVersion(nodeTypes.getByName(typeName)),
+		position: [0, 0],
+		parameters: structuredClone(parameters),
+		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIAL_REFERENCE } },
+		webhookId: options.webhookId ?? randomUUID(),
+	};
+	const workflowId = `workflow-${randomUUID()}`;
+	const workflow = new Workflow({
+		id: workflowId,
+		name: options.workflowName ?? 'Lead Conversations trigger workflow',
+		nodes: [node],
+		connections: {},
+		active: !isTest,
+		nodeTypes,
+		staticData: structuredClone(options.staticData ?? {}),
+		settings: { executionOrder: 'v1' },
+	});
+
+	const credentialsHelper = createCredentialsHelper(credentials, {
+		types: options.credentialTypes,
+	});
+	const baseAdditionalData = () =>
+		createAdditionalData({
+			credentialsHelper,
+			instanceUrl: options.webhookBaseUrl ?? DEFAULT_INSTANCE_URL,
+			workflowId,
+		});
+
+	const webhookDescription = defaultWebhook(nodeType);
+	const webhookData = (additionalData: IWorkflowExecuteAdditionalData): IWebhookData => ({
+		httpMethod: webhookDescription.httpMethod as IWebhookData['httpMethod'],
+		node: node.name,
+		path: webhookDescription.path,
+		webhookDescription,
+		workflowId,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId: node.webhookId,
+		isTest,
+	});
+
+	const runWebhookMethod = async (method: 'checkExists' | 'create' | 'delete') => {
+		const webhookMethod = nodeType.webhookMethods?.[webhookDescription.name]?.[method];
+		if (webhookMethod === undefined) {
+			throw new UserError(`The node has no webhookMethods.${webhookDescription.name}.${method}`);
+		}
+		const additionalData = baseAdditionalData();
+		const context = new HookContext(
+			workflow,
+			node,
+			additionalData,
+			mode,
+			activation,
+			webhookData(additionalData),
+		);
+		return (await webhookMethod.call(context)) as boolean;
+	};
+
+	const harness: TriggerHarness = {
+		get staticData() {
+			return workflow.getStaticData('node', node);
+		},
+		get workflowStaticData() {
+			return workflow.staticData;
+		},
+		node,
+		get webhookUrl() {
+			const additionalData = baseAdditionalData();
+			const context = new HookContext(
+				workflow,
+				node,
+				additionalData,
+				mode,
+				activation,
+				webhookData(additionalData),
+			);
+			return context.getNodeWebhookUrl(webhookDescription.name) ?? '';
+		},
+		checkExists: async () => await runWebhookMethod('checkExists'),
+		create: async () => await runWebhookMethod('create'),
+		delete: async () => await runWebhookMethod('delete'),
+		activate: async () => {
+			if (!(await runWebhookMethod('checkExists'))) await runWebhookMethod('create');
+		},
+		deactivate: async () => await runWebhookMethod('delete'),
+		deliver: async (request) => {
+			if (typeof nodeType.webhook !== 'function') {
+				throw new UserError('The node has no webhook() method');
+			}
+			const response = new RecordedResponse();
+			const additionalData = baseAdditionalData();
+			additionalData.httpRequest = incomingRequest(request, node) as never;
+			additionalData.httpResponse = response as never;
+			const context = new WebhookContext(
+				workflow,
+				node,
+				additionalData,
+				mode,
+				webhookData(additionalData),
+				[],
+				null,
+			);
+
+			let result: IWebhookResponseData;
+			try {
+				result = await nodeType.webhook.call(context);
+			} catch (error) {
+				// n8n answers a failing webhook() with a generic 500 and starts no run.
+				return {
+					statusCode: 500,
+					body: { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' },
+					headers: {},
+					runs: [],
+					error: error as Error,
+				};
+			}
+			return answer(result, response, webhookDescription);
+		},
+		get logs() {
+			return readLogs();
+		},
+	};
+	return harness;
+}
+
+function defaultWebhook(nodeType: INodeType): IWebhookDescription {
+	const webhook = nodeType.description.webhooks?.find((candidate) => candidate.name === 'default');
+	if (!webhook) throw new UserError('The node declares no "default" webhook');
+	return webhook;
+}
+
+/** An Express-like request carrying exactly the delivered bytes, as n8n's raw-body reader keeps them. */
+function incomingRequest(request: DeliveredRequest, node: INode) {
+	const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+	const headers: Record<string, string | string[]> = {};
+	for (const [name, value] of Object.entries(request.headers)) {
+		headers[name.toLowerCase()] = value;
+	}
+	const header = (name: string) => headers[name.toLowerCase()];
+	const contentType = String(headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim();
+	return {
+		method: request.method ?? 'POST',
+		url: `/webhook/${node.webhookId}/webhook`,
+		path: `/webhook/${node.webhookId}/webhook`,
+		headers,
+		rawBody,
+		body: parseJson(rawBody),
+		query: request.query ?? {},
+		params: {},
+		contentType,
+		header,
+		get: header,
+		readRawBody: async () => {},
+	};
+}
+
+// n8n parses the body separately from keeping the raw bytes; anything unparseable arrives as {}.
+function parseJson(rawBody: Buffer): unknown {
+	try {
+		return JSON.parse(rawBody.toString('utf8')) as unknown;
+	} catch {
+		return {};
+	}
+}
+
+/** An Express-like response that records what the node wrote to it. */
+class RecordedResponse {
+	statusCode = 200;
+
+	body: unknown = undefined;
+
+	headers: Record<string, string> = {};
+
+	headersSent = false;
+
+	writableEnded = false;
+
+	status(code: number) {
+		this.statusCode = code;
+		return this;
+	}
+
+	sendStatus(code: number) {
+		this.statusCode = code;
+		return this.end();
+	}
+
+	setHeader(name: string, value: string) {
+		this.headers[name.toLowerCase()] = String(value);
+		return this;
+	}
+
+	header(name: string, value: string) {
+		return this.setHeader(name, value);
+	}
+
+	set(name: string, value: string) {
+		return this.setHeader(name, value);
+	}
+
+	writeHead(code: number, headers: Record<string, string> = {}) {
+		this.statusCode = code;
+		for (const [name, value] of Object.entries(headers)) this.setHeader(name, value);
+		this.headersSent = true;
+		return this;
+	}
+
+	json(body: unknown) {
+		this.body = body;
+		this.headersSent = true;
+		return this;
+	}
+
+	send(body?: unknown) {
+		if (body !== undefined) this.body = body;
+		this.headersSent = true;
+		return this;
+	}
+
+	write(chunk: unknown) {
+		this.body = this.body === undefined ? chunk : `${String(this.body)}${String(chunk)}`;
+		this.headersSent = true;
+		return true;
+	}
+
+	end(body?: unknown) {
+		if (body !== undefined) this.body = body;
+		this.headersSent = true;
+		this.writableEnded = true;
+		return this;
+	}
+}
+
+/**
+ * n8n's answer for a webhook in `onReceived` response mode (cli webhook-helpers
+ * `handleImmediateWebhookResponse` and `extractWebhookOnReceivedResponse`).
+ */
+function answer(
+	result: IWebhookResponseData,
+	response: RecordedResponse,
+	webhook: IWebhookDescription,
+): DeliveryResult {
+	const runs = result.workflowData ?? [];
+	const common = {
+		headers: response.headers,
+		runs,
+		webhookResponse: result.webhookResponse as unknown,
+		noWebhookResponse: result.noWebhookResponse,
+	};
+	const responseCode = typeof webhook.responseCode === 'number' ? webhook.responseCode : 200;
+
+	if (result.noWebhookResponse === true) {
+		return { ...common, statusCode: response.statusCode, body: response.body };
+	}
+	if (result.workflowData === undefined) {
+		const body =
+			result.webhookResponse !== undefined
+				? (result.webhookResponse as unknown)
+				: { message: 'Webhook call received' };
+		return { ...common, statusCode: responseCode, body };
+	}
+	const responseData = webhook.responseData;
+	let body: unknown;
+	if (responseData === 'noData') body = undefined;
+	else if (typeof responseData === 'string' && responseData !== '' && !responseData.startsWith('='))
+		body = responseData;
+	else if (result.webhookResponse !== undefined) body = result.webhookResponse as unknown;
+	else body = { message: 'Workflow was started' };
+	return { ...common, statusCode: responseCode, body };
+}

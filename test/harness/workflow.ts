@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	createRunExecutionData,
+	deepCopy,
+	NodeConnectionTypes,
+	UserError,
+	Workflow,
+	type ExecutionStatus,
+	type IConnections,
+	type ICredentialType,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+	type IPinData,
+	type IRun,
+	type IVersionedNodeType,
+	type IWorkflowBase,
+	type IWorkflowSettings,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { createAdditionalData } from './additionalData';
+import {
+	CREDENTIAL_REFERENCE,
+	CREDENTIAL_TYPE,
+	createCredentialsHelper,
+	type HarnessCredentials,
+} from './credentials';
+import { installLogCapture, logCursor } from './logger';
+import {
+	ACTION_NODE_TYPE,
+	createNodeTypes,
+	latestVersion,
+	MANUAL_TRIGGER_NODE_TYPE,
+} from './nodeTypes';
+
+/** A workflow as its JSON would hold it; omitted node fields get n8n's defaults. */
+export interface WorkflowSpec {
+	name?: string;
+	nodes: Array<Partial<INode> & Pick<INode, 'name' | 'type'>>;
+	connections: IConnections;
+	staticData?: IDataObject;
+	pinData?: IPinData;
+	settings?: IWorkflowSettings;
+}
+
+export type NodeFailure = Error & {
+	message: string;
+	description?: string | null;
+	httpCode?: string | null;
+	context?: IDataObject;
+	node?: INode;
+};
+
+export interface RunResult {
+	status: ExecutionStatus;
+	run: IRun;
+	/** Items a node sent to one of its outputs; [] when it did not run. */
+	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	/** The error that stopped the execution, as the node threw it. */
+	error?: NodeFailure;
+	/** The error a given node threw (also when the workflow went on because of its On Error setting). */
+	nodeError(nodeName: string): NodeFailure | undefined;
+	/** The workflow's static data after the run. */
+	staticData: IDataObject;
+	/** Every line n8n's loggers wrote during the run. */
+	logs: string[];
+}
+
+export interface RunWorkflowOptions {
+	mode?: WorkflowExecuteMode;
+	/** Items the start node receives (and the test Manual Trigger passes on). */
+	inputItems?: IDataObject[];
+	/** Name of the node the execution starts at; default: n8n's own choice of start node. */
+	startNode?: string;
+	/** Node types the workflow may use besides the package's and the test stand-ins. */
+	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
+	/** Extra credential types and their stored data, for test-only nodes. */
+	credentialTypes?: Record<string, ICredentialType>;
+	storedCredentials?: Record<string, IDataObject>;
+}
+
+let executionCounter = 0;
+
+/** Runs workflow JSON through n8n-core's WorkflowExecute, with real HTTP and real credentials. */
+export async function runWorkflow(
+	spec: WorkflowSpec,
+	credentials: HarnessCredentials,
+	options: RunWorkflowOptions = {},
+): Promise<RunResult> {
+	installLogCapture();
+	const readLogs = logCursor();
+	const mode = options.mode ?? 'manual';
+	const thrown = new Map<string, NodeFailure>();
+	const nodeTypes = recordThrownErrors(createNodeTypes(options.nodeTypes), thrown);
+	const nodes = spec.nodes.map((node) => completeNode(node, nodeTypes));
+
+	const workflowId = `workflow-${randomUUID()}`;
+	const workflow = new Workflow({
+		id: workflowId,
+		name: spec.name ?? 'Lead Conversations test workflow',
+		nodes,
+		connections: spec.connections,
+		active: false,
+		nodeTypes,
+		staticData: deepCopy(spec.staticData ?? {}),
+		settings: spec.settings ?? { executionOrder: 'v1' },
+		pinData: spec.pinData,
+	});
+
+	const startNode = options.startNode
+		? workflow.getNode(options.startNode)
+		: workflow.getStartNode();
+	if (!startNode) throw new UserError('The workflow has no node to start from');
+
+	const startItems: INodeExecutionData[] = (options.inputItems ?? [{}]).map((json) => ({ json }));
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: startNode, data: { main: [startItems] }, source: null }],
+		},
+		resultData: { pinData: spec.pinData },
+	});
+
+	const executionId = `execution-${++executionCounter}`;
+	const workflowData = {
+		id: workflowId,
+		name: workflow.name,
+		active: false,
+		nodes,
+		connections: spec.connections,
+		settings: workflow.settings,
+		staticData: spec.staticData,
+		pinData: spec.pinData,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as unknown as IWorkflowBase;
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
+	const credentialsHelper = createCredentialsHelper(credentials, {
+		types: options.credentialTypes,
+		stored: options.storedCredentials as never,
+	});
+	const additionalData = createAdditionalData({
+		credentialsHelper,
+		hooks,
+		executionId,
+		workflowId,
+	});
+
+	const run = await new WorkflowExecute(
+		additionalData,
+		mode,
+		runExecutionData,
+	).processRunExecutionData(workflow);
+
+	return buildResult(run, workflow, thrown, readLogs());
+}
+
+export interface RunActionNodeOptions {
+	inputItems?: IDataObject[];
+	staticData?: IDataObject;
+	nodeName?: string;
+	/** Sets the node's On Error setting to "Continue" (continueRegularOutput). */
+	continueOnFail?: boolean;
+	mode?: WorkflowExecuteMode;
+	/** Node type to run instead of the package's action node (for harness self-tests). */
+	nodeType?: string;
+	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
+}
+
+export const DEFAULT_ACTION_NODE_NAME = 'Lead Conversations';
+
+/** "Manual Trigger → one action node with these parameters", run once. */
+export async function runActionNode(
+	parameters: INodeParameters,
+	credentials: HarnessCredentials,
+	options: RunActionNodeOptions = {},
+): Promise<RunResult> {
+	const nodeName = options.nodeName ?? DEFAULT_ACTION_NODE_NAME;
+	const actionNode: WorkflowSpec['nodes'][number] = {
+		name: nodeName,
+		type: options.nodeType ?? ACTION_NODE_TYPE,
+		position: [220, 0],
+		parameters,
+	};
+	if (options.continueOnFail) actionNode.onError = 'continueRegularOutput';
+
+	return await runWorkflow(
+		{
+			nodes: [
+				{
+					name: 'Manual Trigger',
+					type: MANUAL_TRIGGER_NODE_TYPE,
+					position: [0, 0],
+					parameters: {},
+				},
+				actionNode,
+			],
+			connections: {
+				'Manual Trigger': {
+					main: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]],
+				},
+			},
+			staticData: options.staticData,
+		},
+		credentials,
+		{ inputItems: options.inputItems, mode: options.mode, nodeTypes: options.nodeTypes },
+	);
+}
+
+/**
+ * Fills in what n8n's editor would have written: id, position, the newest type version, and a
+ * reference to our credential for node types that use it (unless the spec sets `credentials`).
+ */
+function completeNode(node: WorkflowSpec['nodes'][number], nodeTypes: INodeTypes): INode {
+	const typeVersion = node.typeVersion ?? latestVersion(nodeTypes.getByName(node.type));
+	const { description } = nodeTypes.getByNameAndVersion(node.type, typeVersion);
+	const complete: INode = {
+		id: randomUUID(),
+		position: [0, 0],
+		parameters: {},
+		...deepCopy(node),
+		typeVersion,
+	};
+	const usesOurCredential = (description.credentials ?? []).some(
+		(credential) => credential.name === CREDENTIAL_TYPE,
+	);
+	if (complete.credentials === undefined && usesOurCredential) {
+		complete.credentials = { [CREDENTIAL_TYPE]: { ...CREDENTIAL_REFERENCE } };
+	}
+	if (complete.webhookId === undefined && (description.webhooks ?? []).length > 0) {
+		complete.webhookId = randomUUID();
+	}
+	return complete;
+}
+
+/**
+ * The engine keeps only a flattened copy of a node's error. To let tests assert on the error the
+ * node really threw (class, httpCode, description), each `execute` is observed on its way out;
+ * the error itself travels on unchanged.
+ */
+function recordThrownErrors(nodeTypes: INodeTypes, thrown: Map<string, NodeFailure>): INodeTypes {
+	const observed = new WeakMap<INodeType, INodeType>();
+	const observe = (nodeType: INodeType): INodeType => {
+		const execute = nodeType.execute;
+		if (typeof execute !== 'function') return nodeType;
+		let wrapper = observed.get(nodeType);
+		if (!wrapper) {
+			wrapper = Object.create(nodeType, {
+				execute: {
+					value: async function (this: IExecuteFunctions) {
+						try {
+							return await execute.call(this);
+						} catch (error) {
+							thrown.set(this.getNode().name, error as NodeFailure);
+							throw error;
+						}
+					},
+				},
+			}) as INodeType;
+			observed.set(nodeType, wrapper);
+		}
+		return wrapper;
+	};
+	return {
+		getByName: (name) => nodeTypes.getByName(name),
+		getByNameAndVersion: (name, version) => {
+			const nodeType = nodeTypes.getByNameAndVersion(name, version);
+			return nodeType === undefined ? nodeType : observe(nodeType);
+		},
+		getKnownTypes: () => nodeTypes.getKnownTypes(),
+	};
+}
+
+function buildResult(
+	run: IRun,
+	workflow: Workflow,
+	thrown: Map<string, NodeFailure>,
+	logs: string[],
+): RunResult {
+	const { runData, error: runError, lastNodeExecuted } = run.data.resultData;
+	const taskOf = (nodeName: string) => {
+		const tasks = runData[nodeName];
+		return tasks?.[tasks.length - 1];
+	};
+	const nodeError = (nodeName: string): NodeFailure | undefined =>
+		thrown.get(nodeName) ?? (taskOf(nodeName)?.error as NodeFailure | undefined);
+
+	let error: NodeFailure | undefined;
+	if (runError) {
+		const original = lastNodeExecuted ? thrown.get(lastNodeExecuted) : undefined;
+		error =
+			original && original.message === runError.message ? original : (runError as NodeFailure);
+	}
+
+	return {
+		status: run.status,
+		run,
+		output: (nodeName, outputIndex = 0) =>
+			taskOf(nodeName)?.data?.[NodeConnectionTypes.Main]?.[outputIndex] ?? [],
+		error,
+		nodeError,
+		staticData: toPlainData(workflow.staticData),
+		logs,
+	};
+}
+
+/** Static data without n8n's change-tracking marker. */
+export function toPlainData(data: IDataObject): IDataObject {
+	const plain = JSON.parse(JSON.stringify(data)) as IDataObject;
+	delete plain.__dataChanged;
+	return plain;
+}
