@@ -1,0 +1,29 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../shared/transport';
+import { checkPlainId } from '../../../shared/validation';
+import { agentLocator } from '../common.descriptions';
+import { locatorValue, record, throwIfInvalid } from '../input';
+
+const properties: INodeProperties[] = [agentLocator];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['agent'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const agentId = locatorValue.call(this, 'agent', itemIndex);
+	throwIfInvalid.call(this, itemIndex, checkPlainId('Agent', agentId));
+
+	const { body: agent } = await apiRequest.call(
+		this,
+		'GET',
+		`/agents/${encodeURIComponent(agentId)}`,
+		{
+			itemIndex,
+		},
+	);
+	return [record(agent)];
+}

@@ -1,0 +1,48 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { AGENT_STATUSES } from '../../../shared/constants';
+import { iterateListPages } from '../../../shared/transport';
+import { returnAllOrLimit } from '../common.descriptions';
+import { collection, readListOptions } from '../input';
+import { optionsOf } from '../options';
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit('agents'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'active',
+				options: optionsOf(AGENT_STATUSES),
+				description: 'Only agents in this status',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['agent'], operation: ['getAll'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const list = readListOptions.call(this, itemIndex);
+	const filters = collection.call(this, 'filters', itemIndex);
+	const query: IDataObject = {};
+	if (filters.status) query.status = filters.status;
+
+	const agents: IDataObject[] = [];
+	const pages = iterateListPages<IDataObject>;
+	for await (const page of pages.call(this, '/agents', query, { ...list, itemIndex })) {
+		for (const agent of page) agents.push(agent);
+	}
+	return agents;
+}

@@ -1,0 +1,149 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { AGENT_LANGUAGES, AGENT_SETTABLE_STATUSES, AGENT_TONES } from '../../../shared/constants';
+import { apiRequest } from '../../../shared/transport';
+import type { Problem } from '../../../shared/validation';
+import {
+	checkPlainId,
+	checkRequiredText,
+	checkWholeNumber,
+	firstProblem,
+} from '../../../shared/validation';
+import { agentLocator } from '../common.descriptions';
+import { collection, locatorValue, record, throwIfInvalid } from '../input';
+import { optionsOf } from '../options';
+
+const properties: INodeProperties[] = [
+	agentLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Follow-Up Interval (Days)',
+				name: 'followUpIntervalDays',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 2,
+				description: 'Days between follow-up messages',
+			},
+			{
+				displayName: 'Handoff Triggers',
+				name: 'handoffTriggers',
+				type: 'string',
+				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Trigger' },
+				default: [],
+				description:
+					'Topics or situations that make the agent hand the conversation to a human seller. Replaces the whole list; add the field with no entries to clear it.',
+			},
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'options',
+				default: 'es-AR',
+				options: optionsOf(AGENT_LANGUAGES),
+				description:
+					'Language of the agent. For an active agent it applies from the next new conversation.',
+			},
+			{
+				displayName: 'Max Follow-Ups',
+				name: 'maxFollowUps',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 3,
+				description: 'Maximum number of follow-up messages per lead',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'Display name of the agent',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'active',
+				options: optionsOf(AGENT_SETTABLE_STATUSES),
+				description:
+					'Active agents handle live conversations; inactive ones do not answer new messages',
+			},
+			{
+				displayName: 'Tone',
+				name: 'tone',
+				type: 'options',
+				default: 'friendly',
+				options: optionsOf(AGENT_TONES),
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['agent'], operation: ['update'] } },
+	properties,
+);
+
+/** Entries of Handoff Triggers; an expression may also give an array or comma-separated text. */
+function triggerList(value: unknown): string[] {
+	const entries = Array.isArray(value) ? value : String(value ?? '').split(',');
+	return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+}
+
+/** The PATCH body, with `configuration` and `follow_up_cadence` nested as the service expects. */
+export function agentUpdateBody(fields: IDataObject): { body: IDataObject; problem: Problem } {
+	const body: IDataObject = {};
+	const configuration: IDataObject = {};
+	const cadence: IDataObject = {};
+
+	const problem = firstProblem(
+		fields.name === undefined ? undefined : checkRequiredText('Name', fields.name),
+		fields.maxFollowUps === undefined
+			? undefined
+			: checkWholeNumber('Max Follow-Ups', fields.maxFollowUps, 0),
+		fields.followUpIntervalDays === undefined
+			? undefined
+			: checkWholeNumber('Follow-Up Interval (Days)', fields.followUpIntervalDays, 0),
+	);
+	if (problem) return { body, problem };
+
+	if (fields.name !== undefined) body.name = String(fields.name).trim();
+	if (fields.status) body.status = fields.status;
+	if (fields.language) body.language = fields.language;
+	if (fields.tone) configuration.tone = fields.tone;
+	if (fields.handoffTriggers !== undefined) {
+		configuration.handoff_triggers = triggerList(fields.handoffTriggers);
+	}
+	if (fields.maxFollowUps !== undefined) cadence.max_follow_ups = fields.maxFollowUps;
+	if (fields.followUpIntervalDays !== undefined)
+		cadence.interval_days = fields.followUpIntervalDays;
+	if (Object.keys(cadence).length > 0) configuration.follow_up_cadence = cadence;
+	if (Object.keys(configuration).length > 0) body.configuration = configuration;
+
+	if (Object.keys(body).length === 0) {
+		return { body, problem: 'Update Fields is empty: add at least one field to update' };
+	}
+	return { body, problem: undefined };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const agentId = locatorValue.call(this, 'agent', itemIndex);
+	const { body, problem } = agentUpdateBody(collection.call(this, 'updateFields', itemIndex));
+	throwIfInvalid.call(this, itemIndex, firstProblem(checkPlainId('Agent', agentId), problem));
+
+	const { body: agent } = await apiRequest.call(
+		this,
+		'PATCH',
+		`/agents/${encodeURIComponent(agentId)}`,
+		{
+			body,
+			itemIndex,
+		},
+	);
+	return [record(agent)];
+}

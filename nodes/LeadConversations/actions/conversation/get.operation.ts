@@ -1,0 +1,56 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { CONVERSATION_ID_PREFIX } from '../../../shared/constants';
+import { apiRequest } from '../../../shared/transport';
+import { checkIdPrefix } from '../../../shared/validation';
+import { conversationToMessageItems } from '../../helpers/messageItems';
+import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
+import { collection, locatorValue, record, throwIfInvalid } from '../input';
+
+const properties: INodeProperties[] = [
+	conversationLeadLocator,
+	conversationLocator,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'One Item per Message',
+				name: 'splitMessages',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to output one item per message (each naming its conversation) instead of one item for the conversation. For a phone call, each speaker line of the transcript becomes an item.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['conversation'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const conversationId = locatorValue.call(this, 'conversation', itemIndex);
+	throwIfInvalid.call(
+		this,
+		itemIndex,
+		checkIdPrefix('Conversation', conversationId, CONVERSATION_ID_PREFIX),
+	);
+	const options = collection.call(this, 'options', itemIndex);
+
+	const { body: conversation } = await apiRequest.call(
+		this,
+		'GET',
+		`/conversations/${encodeURIComponent(conversationId)}`,
+		{ itemIndex },
+	);
+	return options.splitMessages === true
+		? conversationToMessageItems(record(conversation))
+		: [record(conversation)];
+}

@@ -1,0 +1,81 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	CONVERSATION_CHANNELS,
+	CONVERSATION_STATUSES,
+	LEAD_ID_PREFIX,
+} from '../../../shared/constants';
+import { iterateListPages } from '../../../shared/transport';
+import { checkIdPrefix } from '../../../shared/validation';
+import { leadLocator, returnAllOrLimit } from '../common.descriptions';
+import { collection, readListOptions, throwIfInvalid } from '../input';
+import { optionsOf } from '../options';
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit('conversations'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Channel',
+				name: 'channel',
+				type: 'options',
+				default: 'chat_app',
+				options: optionsOf(CONVERSATION_CHANNELS),
+				description: 'Only conversations held on this channel',
+			},
+			{
+				...leadLocator,
+				required: false,
+				description: 'Only conversations of this lead',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'open',
+				options: optionsOf(CONVERSATION_STATUSES),
+				description: 'Only conversations in this status',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['conversation'], operation: ['getAll'] } },
+	properties,
+);
+
+/** A resource locator inside a collection arrives as { mode, value }. */
+function leadIdOf(value: unknown): string | undefined {
+	const raw = value && typeof value === 'object' ? (value as { value?: unknown }).value : value;
+	if (raw === undefined || raw === null) return undefined;
+	const id = String(raw).trim();
+	return id === '' ? undefined : id;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const list = readListOptions.call(this, itemIndex);
+	const filters = collection.call(this, 'filters', itemIndex);
+	const leadId = leadIdOf(filters.lead);
+	if (leadId !== undefined) {
+		throwIfInvalid.call(this, itemIndex, checkIdPrefix('Filters → Lead', leadId, LEAD_ID_PREFIX));
+	}
+
+	const query: IDataObject = {};
+	if (leadId !== undefined) query.lead_id = leadId;
+	if (filters.channel) query.channel = filters.channel;
+	if (filters.status) query.status = filters.status;
+
+	const conversations: IDataObject[] = [];
+	const pages = iterateListPages<IDataObject>;
+	for await (const page of pages.call(this, '/conversations', query, { ...list, itemIndex })) {
+		for (const conversation of page) conversations.push(conversation);
+	}
+	return conversations;
+}

@@ -1,0 +1,71 @@
+// Reading parameters of one item and refusing bad input before anything is sent.
+
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Problem } from '../../shared/validation';
+import { checkLimit } from '../../shared/validation';
+
+/** Throws the problem as an error of this item, in n8n's "[item N]" style. */
+export function throwIfInvalid(this: IExecuteFunctions, itemIndex: number, problem: Problem): void {
+	if (problem === undefined) return;
+	throw new NodeOperationError(this.getNode(), `${problem} [item ${itemIndex}]`, {
+		itemIndex,
+		description: 'Nothing was sent to the service for this item.',
+	});
+}
+
+/** The value of a resource locator (From List or By ID), trimmed. */
+export function locatorValue(this: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = this.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number') return String(value);
+	if (value && typeof value === 'object' && 'value' in value) {
+		return String((value as { value: unknown }).value ?? '').trim();
+	}
+	return '';
+}
+
+export interface ListOptions {
+	returnAll: boolean;
+	limit?: number;
+}
+
+export function readListOptions(this: IExecuteFunctions, itemIndex: number): ListOptions {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	if (returnAll) return { returnAll };
+	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	throwIfInvalid.call(this, itemIndex, checkLimit('Limit', limit));
+	return { returnAll, limit };
+}
+
+/** A collection parameter (filters, options, fields to update) as a plain object. */
+export function collection(this: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
+	return (this.getNodeParameter(name, itemIndex, {}) as IDataObject) ?? {};
+}
+
+/** Text fields of a collection: set when present, trimmed; an empty text counts as absent. */
+export function text(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const trimmed = String(value).trim();
+	return trimmed === '' ? undefined : trimmed;
+}
+
+/** Date-time parameters arrive as text, or as a date object from an expression. */
+export function dateText(value: unknown): string | undefined {
+	if (value instanceof Date) return value.toISOString();
+	if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISO?: unknown }).toISO === 'function'
+	) {
+		return String((value as { toISO: () => string }).toISO());
+	}
+	return text(value);
+}
+
+/** A response body as an output item; a body that is not an object is kept under `response`. */
+export function record(body: unknown): IDataObject {
+	if (body && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+	return { response: (body ?? null) as IDataObject[string] };
+}

@@ -1,0 +1,215 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	LEAD_CHANNELS,
+	LEAD_INTENTS,
+	LEAD_STATUSES,
+	SCORE_MAX,
+	SCORE_MIN,
+} from '../../../shared/constants';
+import { iterateListPages } from '../../../shared/transport';
+import {
+	checkDateRange,
+	checkIsoDateTime,
+	checkScore,
+	checkScoreRange,
+	firstProblem,
+} from '../../../shared/validation';
+import { flattenLead } from '../../helpers/flatLead';
+import {
+	MarkTracker,
+	createdAfterFor,
+	querySignature,
+	readMark,
+	seenBefore,
+	writeMark,
+} from '../../helpers/newLeadsSinceLastRun';
+import { returnAllOrLimit } from '../common.descriptions';
+import { collection, dateText, readListOptions, throwIfInvalid } from '../input';
+import { optionsOf } from '../options';
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit('leads'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Channel',
+				name: 'channel',
+				type: 'options',
+				default: 'chat_app',
+				options: optionsOf(LEAD_CHANNELS),
+				description: 'Only leads that came from this channel',
+			},
+			{
+				displayName: 'Created After',
+				name: 'createdAfter',
+				type: 'dateTime',
+				default: '',
+				description: 'Only leads created on or after this date-time (ISO 8601)',
+			},
+			{
+				displayName: 'Created Before',
+				name: 'createdBefore',
+				type: 'dateTime',
+				default: '',
+				description: 'Only leads created on or before this date-time (ISO 8601)',
+			},
+			{
+				displayName: 'Intent',
+				name: 'intent',
+				type: 'options',
+				default: 'purchase_30_days',
+				options: optionsOf(LEAD_INTENTS),
+				description: 'Only leads with this purchase intent',
+			},
+			{
+				displayName: 'Score Max',
+				name: 'scoreMax',
+				type: 'number',
+				typeOptions: { minValue: SCORE_MIN, maxValue: SCORE_MAX, numberPrecision: 0 },
+				default: SCORE_MAX,
+				description: 'Only leads with a score less than or equal to this (0 to 100)',
+			},
+			{
+				displayName: 'Score Min',
+				name: 'scoreMin',
+				type: 'number',
+				typeOptions: { minValue: SCORE_MIN, maxValue: SCORE_MAX, numberPrecision: 0 },
+				default: SCORE_MIN,
+				description: 'Only leads with a score greater than or equal to this (0 to 100)',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'new',
+				options: optionsOf(LEAD_STATUSES),
+				description: 'Only leads in this status',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Only New Since Last Run',
+				name: 'onlyNewSinceLastRun',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return only leads created since the previous successful run of this node, so a scheduled sync gets each lead once. Needs Return All. Test runs from the editor do not store the position.',
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				default: 'raw',
+				options: [
+					{
+						name: 'Flat',
+						value: 'flat',
+						description:
+							'Spreadsheet-ready columns in a fixed order, from the lead ID, name and phone to the organization ID; missing values are empty',
+					},
+					{
+						name: 'Raw',
+						value: 'raw',
+						description: 'Each lead exactly as the service returns it',
+					},
+				],
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['getAll'] } },
+	properties,
+);
+
+/** The filters as the service names them, checked against the specification. */
+function leadFilters(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const filters = collection.call(this, 'filters', itemIndex);
+	const createdAfter = dateText(filters.createdAfter);
+	const createdBefore = dateText(filters.createdBefore);
+	const scoreMin = filters.scoreMin as number | undefined;
+	const scoreMax = filters.scoreMax as number | undefined;
+
+	throwIfInvalid.call(
+		this,
+		itemIndex,
+		firstProblem(
+			scoreMin === undefined ? undefined : checkScore('Score Min', scoreMin),
+			scoreMax === undefined ? undefined : checkScore('Score Max', scoreMax),
+			checkScoreRange('Score Min', scoreMin, 'Score Max', scoreMax),
+			createdAfter === undefined ? undefined : checkIsoDateTime('Created After', createdAfter),
+			createdBefore === undefined ? undefined : checkIsoDateTime('Created Before', createdBefore),
+			checkDateRange('Created After', createdAfter, 'Created Before', createdBefore),
+		),
+	);
+
+	const query: IDataObject = {};
+	if (filters.status) query.status = filters.status;
+	if (filters.intent) query.intent = filters.intent;
+	if (filters.channel) query.channel = filters.channel;
+	if (scoreMin !== undefined) query.score_min = scoreMin;
+	if (scoreMax !== undefined) query.score_max = scoreMax;
+	if (createdAfter !== undefined) query.created_after = createdAfter;
+	if (createdBefore !== undefined) query.created_before = createdBefore;
+	return query;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const list = readListOptions.call(this, itemIndex);
+	const query = leadFilters.call(this, itemIndex);
+	const options = collection.call(this, 'options', itemIndex);
+	const flat = options.output === 'flat';
+	const onlyNew = options.onlyNewSinceLastRun === true;
+
+	if (onlyNew && !list.returnAll) {
+		// With a limit, leads between the returned ones and the previous run would be skipped.
+		throwIfInvalid.call(
+			this,
+			itemIndex,
+			'Only New Since Last Run needs Return All to be on, so that no lead is skipped',
+		);
+	}
+
+	const staticData = onlyNew ? this.getWorkflowStaticData('node') : undefined;
+	const signature = querySignature(query);
+	const mark = staticData ? readMark(staticData, signature) : undefined;
+	const tracker = new MarkTracker();
+	if (onlyNew) {
+		const createdAfter = createdAfterFor(query.created_after as string | undefined, mark);
+		if (createdAfter !== undefined) query.created_after = createdAfter;
+	}
+
+	const leads: IDataObject[] = [];
+	const pages = iterateListPages<IDataObject>;
+	for await (const page of pages.call(this, '/leads', query, { ...list, itemIndex })) {
+		for (const lead of page) {
+			if (onlyNew) {
+				if (seenBefore(lead, mark)) continue;
+				tracker.observe(lead);
+			}
+			leads.push(flat ? flattenLead(lead) : lead);
+		}
+	}
+
+	// Reached only when every page was read: a failed run leaves the mark where it was.
+	if (staticData) {
+		const next = tracker.next(mark);
+		if (next) writeMark(staticData, signature, next);
+	}
+	return leads;
+}

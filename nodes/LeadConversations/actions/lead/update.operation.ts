@@ -1,0 +1,135 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { LEAD_ID_PREFIX, LEAD_STATUSES } from '../../../shared/constants';
+import { apiRequest } from '../../../shared/transport';
+import type { Problem } from '../../../shared/validation';
+import { checkIdPrefix, firstProblem } from '../../../shared/validation';
+import { leadLocator } from '../common.descriptions';
+import { collection, locatorValue, record, text, throwIfInvalid } from '../input';
+import { optionsOf } from '../options';
+
+/** Optional fields of a lead that can be cleared by sending them as null. */
+const CLEARABLE_FIELDS = [
+	{ name: 'Notes', value: 'notes', field: 'notes' },
+	{ name: 'Vehicle Interest', value: 'vehicle_interest', field: 'vehicleInterest' },
+] as const;
+
+const properties: INodeProperties[] = [
+	leadLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Assigned To',
+				name: 'assignedTo',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. user_42',
+				description: 'User ID of the sales advisor to assign. To remove the advisor, use Unassign.',
+			},
+			{
+				displayName: 'Fields to Clear',
+				name: 'clearFields',
+				type: 'multiOptions',
+				default: [],
+				options: CLEARABLE_FIELDS.map(({ name, value }) => ({ name, value })),
+				description: 'Optional fields to empty (sent as null)',
+			},
+			{
+				displayName: 'Notes',
+				name: 'notes',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Internal notes for the team; replaces the existing notes',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'in_conversation',
+				options: optionsOf(LEAD_STATUSES),
+			},
+			{
+				displayName: 'Unassign',
+				name: 'unassign',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to remove the assigned sales advisor (sends assigned_to as null)',
+			},
+			{
+				displayName: 'Vehicle Interest',
+				name: 'vehicleInterest',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Toyota Hilux 2024',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['lead'], operation: ['update'] } },
+	properties,
+);
+
+/** The PATCH body: only what the user set; explicit nulls for what is cleared. */
+export function leadUpdateBody(fields: IDataObject): { body: IDataObject; problem: Problem } {
+	const body: IDataObject = {};
+	const cleared = new Set((fields.clearFields as string[] | undefined) ?? []);
+	const assignedTo = text(fields.assignedTo);
+	const unassign = fields.unassign === true;
+
+	if (fields.status) body.status = fields.status;
+	if (unassign && assignedTo !== undefined) {
+		return {
+			body,
+			problem: 'Assigned To and Unassign are both set: choose one',
+		};
+	}
+	if (unassign) body.assigned_to = null;
+	else if (assignedTo !== undefined) body.assigned_to = assignedTo;
+	else if (fields.assignedTo !== undefined) {
+		return { body, problem: 'Assigned To is empty: enter a user ID, or use Unassign instead' };
+	}
+
+	for (const { name, value, field } of CLEARABLE_FIELDS) {
+		const given = text(fields[field]);
+		if (cleared.has(value) && given !== undefined) {
+			return { body, problem: `${name} is both set and in Fields to Clear: choose one` };
+		}
+		if (cleared.has(value)) body[value] = null;
+		else if (given !== undefined) body[value] = given;
+	}
+
+	if (Object.keys(body).length === 0) {
+		return { body, problem: 'Update Fields is empty: add at least one field to update' };
+	}
+	return { body, problem: undefined };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const leadId = locatorValue.call(this, 'lead', itemIndex);
+	const { body, problem } = leadUpdateBody(collection.call(this, 'updateFields', itemIndex));
+	throwIfInvalid.call(
+		this,
+		itemIndex,
+		firstProblem(checkIdPrefix('Lead', leadId, LEAD_ID_PREFIX), problem),
+	);
+
+	const { body: lead } = await apiRequest.call(
+		this,
+		'PATCH',
+		`/leads/${encodeURIComponent(leadId)}`,
+		{
+			body,
+			itemIndex,
+		},
+	);
+	return [record(lead)];
+}

@@ -1,0 +1,58 @@
+// Reads resource and operation, runs the operation once per input item, and owns what every
+// operation shares: pairing each output item with its input, and "continue on fail".
+
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { agentOperations } from './agent/Agent.resource';
+import { conversationOperations } from './conversation/Conversation.resource';
+import { leadOperations } from './lead/Lead.resource';
+
+type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
+
+const operations: Record<string, Record<string, { execute: Operation }>> = {
+	lead: leadOperations,
+	conversation: conversationOperations,
+	agent: agentOperations,
+};
+
+function errorItem(error: Error & { description?: string | null; httpCode?: string | null }) {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.description = error.description;
+	if (error.httpCode) json.httpCode = error.httpCode;
+	return json;
+}
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const run = operations[resource]?.[operation]?.execute;
+	if (!run) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of resource "${resource}" is not known`,
+		);
+	}
+
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			// An item's records join the output only once the item succeeded as a whole.
+			const records = await run.call(this, itemIndex);
+			for (const json of records) returnData.push({ json, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			if (this.continueOnFail()) {
+				returnData.push({ json: errorItem(error as Error), pairedItem: { item: itemIndex } });
+				continue;
+			}
+			// Errors of the transport and of validation are already NodeApiError or
+			// NodeOperationError (n8n hands those back unchanged); anything else gets wrapped.
+			if (error instanceof NodeApiError) {
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			}
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	}
+	return [returnData];
+}

@@ -1,0 +1,37 @@
+// "Flat" output of Lead → Get Many: one row per lead with the same columns in the same order
+// every time, so a spreadsheet append lines up even when the service adds or omits a field.
+
+import type { IDataObject } from 'n8n-workflow';
+
+export const FLAT_LEAD_COLUMNS = [
+	'id',
+	'name',
+	'phone',
+	'email',
+	'channel',
+	'vehicle_interest',
+	'score',
+	'intent',
+	'status',
+	'assigned_to',
+	'created_at',
+	'updated_at',
+	'last_activity_at',
+	'organization_id',
+] as const;
+
+function cell(value: unknown): string | number | boolean | null {
+	if (value === undefined || value === null) return null;
+	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+		return value;
+	}
+	// A column holds one value: anything structured is written as JSON text.
+	return JSON.stringify(value);
+}
+
+/** The lead as spreadsheet columns: fixed order, missing fields as null, nothing else. */
+export function flattenLead(lead: IDataObject): IDataObject {
+	const row: IDataObject = {};
+	for (const column of FLAT_LEAD_COLUMNS) row[column] = cell(lead[column]);
+	return row;
+}

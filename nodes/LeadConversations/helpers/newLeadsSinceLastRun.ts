@@ -1,0 +1,100 @@
+// "Only new since last run" for Lead → Get Many: a high-water mark of `created_at`, kept in the
+// node's static data, so that a scheduled sync returns each lead once.
+//
+// The service filters `created_after` as "on or after", so the leads created exactly at the mark
+// come back on the next run; their IDs are kept to drop them. The order of the list is not
+// guaranteed by the specification, so the mark is the maximum seen, not the first record's.
+
+import type { IDataObject } from 'n8n-workflow';
+
+export interface LeadMark {
+	/** `created_at` of the newest lead returned so far, exactly as the service wrote it. */
+	createdAt: string;
+	/** IDs of the returned leads created at exactly that instant. */
+	idsAtMark: string[];
+}
+
+/** Static data key holding one mark per query. */
+export const MARKS_KEY = 'newLeadsSinceLastRun';
+
+/**
+ * One mark per set of filters: changing the filters starts a new sync instead of hiding the
+ * leads the old filters did not match.
+ */
+export function querySignature(filters: IDataObject): string {
+	const entries = Object.keys(filters)
+		.filter((name) => filters[name] !== undefined && filters[name] !== '')
+		.sort()
+		.map((name) => `${name}=${String(filters[name])}`);
+	return entries.length > 0 ? entries.join('&') : 'all leads';
+}
+
+export function readMark(staticData: IDataObject, signature: string): LeadMark | undefined {
+	const marks = staticData[MARKS_KEY] as Record<string, LeadMark> | undefined;
+	const mark = marks?.[signature];
+	if (!mark || typeof mark.createdAt !== 'string' || Number.isNaN(Date.parse(mark.createdAt))) {
+		return undefined;
+	}
+	return {
+		createdAt: mark.createdAt,
+		idsAtMark: Array.isArray(mark.idsAtMark) ? mark.idsAtMark : [],
+	};
+}
+
+/** Replaces the whole key, so n8n sees the static data as changed. */
+export function writeMark(staticData: IDataObject, signature: string, mark: LeadMark): void {
+	const marks = { ...((staticData[MARKS_KEY] as IDataObject | undefined) ?? {}) };
+	marks[signature] = { createdAt: mark.createdAt, idsAtMark: mark.idsAtMark };
+	staticData[MARKS_KEY] = marks;
+}
+
+/** The `created_after` to send: the later of the user's filter and the mark. */
+export function createdAfterFor(userCreatedAfter: string | undefined, mark: LeadMark | undefined) {
+	if (!mark) return userCreatedAfter;
+	if (userCreatedAfter === undefined) return mark.createdAt;
+	return Date.parse(userCreatedAfter) > Date.parse(mark.createdAt)
+		? userCreatedAfter
+		: mark.createdAt;
+}
+
+/** Whether a lead was already returned by an earlier run. */
+export function seenBefore(lead: IDataObject, mark: LeadMark | undefined): boolean {
+	if (!mark) return false;
+	const created = Date.parse(String(lead.created_at));
+	const markMs = Date.parse(mark.createdAt);
+	if (Number.isNaN(created)) return false;
+	if (created < markMs) return true;
+	return created === markMs && mark.idsAtMark.includes(String(lead.id));
+}
+
+/** Follows the newest `created_at` among the leads returned by this run. */
+export class MarkTracker {
+	private newestMs = Number.NEGATIVE_INFINITY;
+	private newest: string | undefined;
+	private ids = new Set<string>();
+
+	observe(lead: IDataObject): void {
+		const createdAt = String(lead.created_at);
+		const ms = Date.parse(createdAt);
+		if (Number.isNaN(ms)) return;
+		if (ms > this.newestMs) {
+			this.newestMs = ms;
+			this.newest = createdAt;
+			this.ids = new Set();
+		}
+		if (ms === this.newestMs) this.ids.add(String(lead.id));
+	}
+
+	/** The mark after this run: unchanged when nothing newer came back. */
+	next(previous: LeadMark | undefined): LeadMark | undefined {
+		if (this.newest === undefined) return previous;
+		if (previous && Date.parse(previous.createdAt) === this.newestMs) {
+			return {
+				createdAt: previous.createdAt,
+				idsAtMark: [...new Set([...previous.idsAtMark, ...this.ids])],
+			};
+		}
+		if (previous && Date.parse(previous.createdAt) > this.newestMs) return previous;
+		return { createdAt: this.newest, idsAtMark: [...this.ids] };
+	}
+}

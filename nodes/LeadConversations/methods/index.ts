@@ -1,0 +1,3 @@
+import { searchAgents, searchConversations, searchLeads } from './listSearch';
+
+export const listSearch = { searchLeads, searchAgents, searchConversations };

@@ -1,0 +1,130 @@
+import { LoadOptionsContext } from 'n8n-core';
+import { Workflow, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
+
+import { createAdditionalData } from '../../harness/additionalData';
+import {
+	ACTION_NODE_TYPE,
+	CREDENTIAL_REFERENCE,
+	CREDENTIAL_TYPE,
+	createCredentialsHelper,
+	createNodeTypes,
+	runActionNode,
+	startTestSandbox,
+	type RunActionNodeOptions,
+	type RunResult,
+	type RunningSandbox,
+	type SandboxOptions,
+} from '../../harness';
+import type { RequestLogEntry, StoredLead } from '../../../sandbox';
+
+export const NODE = 'Lead Conversations';
+
+/**
+ * One sandbox per test file. By default it is reset before each test; `resetEach: false` keeps
+ * one seed for the whole file (the request log is still cleared).
+ */
+export function useSandbox(options: SandboxOptions = {}, { resetEach = true } = {}) {
+	const context = {} as { sandbox: RunningSandbox };
+	beforeAll(async () => {
+		context.sandbox = await startTestSandbox(options);
+	});
+	beforeEach(() => {
+		if (resetEach) context.sandbox.control.reset({ leads: options.leads });
+		context.sandbox.control.clearFaults();
+		context.sandbox.control.clearRequests();
+	});
+	afterAll(async () => {
+		await context.sandbox.close();
+	});
+	return context;
+}
+
+export function credentialsOf(sandbox: RunningSandbox, key: keyof RunningSandbox['keys'] = 'full') {
+	return { apiKey: sandbox.keys[key], baseUrl: sandbox.baseUrl };
+}
+
+export async function run(
+	sandbox: RunningSandbox,
+	parameters: INodeParameters,
+	options: RunActionNodeOptions & { key?: keyof RunningSandbox['keys'] } = {},
+): Promise<RunResult> {
+	const { key, ...rest } = options;
+	return await runActionNode(parameters, credentialsOf(sandbox, key), rest);
+}
+
+export function jsonOf(result: RunResult): IDataObject[] {
+	return result.output(NODE).map((item) => item.json);
+}
+
+export function pairedOf(result: RunResult): unknown[] {
+	return result.output(NODE).map((item) => item.pairedItem);
+}
+
+/** Requests the node sent to the service (the control channel is not logged). */
+export function apiRequests(sandbox: RunningSandbox, path?: string): RequestLogEntry[] {
+	return sandbox.control
+		.requests()
+		.filter(
+			(entry) => path === undefined || entry.path === path || entry.path.startsWith(`${path}/`),
+		);
+}
+
+/** Leads of org_alpha as the sandbox stores them. */
+export function alphaLeads(sandbox: RunningSandbox): StoredLead[] {
+	return sandbox.control.state().leads.filter((lead) => lead.organization_id === 'org_alpha');
+}
+
+export function pages(total: number): number {
+	return Math.max(1, Math.ceil(total / 100));
+}
+
+/** Everything a run left behind that a user or a log reader could see. */
+export function visibleTrace(result: RunResult): string {
+	const error = result.error;
+	return JSON.stringify({
+		output: result.output(NODE),
+		error: error && {
+			message: error.message,
+			description: error.description,
+			context: error.context,
+			json: JSON.stringify(error),
+		},
+		logs: result.logs,
+		run: result.run.data.resultData,
+	});
+}
+
+export function ref(mode: 'list' | 'id', value: string) {
+	return { __rl: true, mode, value };
+}
+
+/**
+ * The context n8n's editor gives a node's list searches (n8n-core's LoadOptionsContext), with the
+ * node's current parameters and the real credential: no mocked helpers.
+ */
+export function editorContext(
+	sandbox: RunningSandbox,
+	parameters: INodeParameters,
+): LoadOptionsContext {
+	const node: INode = {
+		id: 'node-1',
+		name: NODE,
+		type: ACTION_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: CREDENTIAL_REFERENCE },
+	};
+	const workflow = new Workflow({
+		id: 'editor',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: createNodeTypes(),
+	});
+	const additionalData = createAdditionalData({
+		credentialsHelper: createCredentialsHelper(credentialsOf(sandbox)),
+	});
+	additionalData.currentNodeParameters = parameters;
+	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+}
