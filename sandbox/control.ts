@@ -1,0 +1,471 @@
+import type { IncomingMessage, ServerResponse } from 'http';
+import {
+	bookAppointment,
+	changeConversationStatus,
+	createLead,
+	qualifyLead,
+	reachMilestone,
+} from './actions';
+import {
+	ALL_LEAD_CHANNELS,
+	CONVERSATION_STATUSES,
+	E164,
+	LEAD_INTENTS,
+	LEAD_STATUSES,
+	ORG_ALPHA,
+	type ConversationStatus,
+	type LeadChannel,
+	type LeadIntent,
+	type LeadStatus,
+} from './constants';
+import type {
+	ChannelLeadFields,
+	FaultSpec,
+	RuntimeOptions,
+	SandboxControl,
+	SandboxState,
+	StoredAgent,
+	StoredConversation,
+	StoredLead,
+} from './contract';
+import type { SandboxCore } from './core';
+import { isLoopback, readBody, writeJson } from './http-util';
+import type { AgentRecord, ConversationRecord, LeadRecord } from './types';
+import { parseIso } from './validation';
+
+/** A control call that cannot be carried out; `status` is used by the HTTP control interface. */
+export class ControlError extends Error {
+	constructor(
+		message: string,
+		readonly status = 400,
+	) {
+		super(message);
+	}
+}
+
+function storedLead(lead: LeadRecord): StoredLead {
+	const copy: Partial<LeadRecord> = { ...lead };
+	delete copy.created_ms;
+	return copy as StoredLead;
+}
+
+function storedConversation(conversation: ConversationRecord): StoredConversation {
+	const copy: Partial<ConversationRecord> = {
+		...conversation,
+		messages: conversation.messages.map((message) => ({ ...message })),
+	};
+	delete copy.created_ms;
+	return copy as StoredConversation;
+}
+
+function storedAgent(agent: AgentRecord): StoredAgent {
+	const copy: Partial<AgentRecord> = {
+		...agent,
+		channels: [...agent.channels],
+		configuration: JSON.parse(JSON.stringify(agent.configuration)),
+	};
+	delete copy.created_ms;
+	return copy as StoredAgent;
+}
+
+function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+	if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+		throw new ControlError(`${field}: must be one of ${allowed.join(', ')}`);
+	}
+	return value as T;
+}
+
+function integerIn(field: string, value: unknown, min: number, max: number): number {
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+		throw new ControlError(`${field}: must be an integer from ${min} to ${max}`);
+	}
+	return value;
+}
+
+/** In-process control of a running sandbox; the HTTP control interface maps onto it. */
+export function createControl(core: SandboxCore): SandboxControl {
+	const lead = (id: string) => {
+		const found = core.store.leads.get(id);
+		if (!found) throw new ControlError(`Lead ${id} not found`, 404);
+		return found;
+	};
+	const conversation = (id: string) => {
+		const found = core.store.conversations.get(id);
+		if (!found) throw new ControlError(`Conversation ${id} not found`, 404);
+		return found;
+	};
+	let channelLeads = 0;
+
+	return {
+		reset(opts = {}) {
+			if (opts.leads !== undefined) integerIn('leads', opts.leads, 0, 10_000_000);
+			if (opts.seed !== undefined) integerIn('seed', opts.seed, 0, 2 ** 32 - 1);
+			core.reset(opts);
+		},
+		setRateLimit(limit, windowMs) {
+			integerIn('limit', limit, 0, Number.MAX_SAFE_INTEGER);
+			integerIn('windowMs', windowMs, 1, Number.MAX_SAFE_INTEGER);
+			core.rateLimiter.configure(limit, windowMs);
+		},
+		setOptions(options) {
+			if (
+				options.retryScale !== undefined &&
+				!(typeof options.retryScale === 'number' && options.retryScale >= 0)
+			) {
+				throw new ControlError('retryScale: must be a number >= 0');
+			}
+			if (options.deliveryTimeoutMs !== undefined) {
+				integerIn('deliveryTimeoutMs', options.deliveryTimeoutMs, 1, Number.MAX_SAFE_INTEGER);
+			}
+			if (
+				options.allowHttpWebhooks !== undefined &&
+				typeof options.allowHttpWebhooks !== 'boolean'
+			) {
+				throw new ControlError('allowHttpWebhooks: must be true or false');
+			}
+			core.setOptions(options);
+		},
+		options: () => {
+			const { limit, windowMs } = core.rateLimiter.settings;
+			return { ...core.options, rateLimit: limit, windowMs };
+		},
+		revokeKey(key) {
+			if (!core.keys.revoke(key)) throw new ControlError('key: not a key of this sandbox', 404);
+		},
+		injectFaults(spec: FaultSpec) {
+			try {
+				core.faults.add(spec);
+			} catch (error) {
+				throw new ControlError((error as Error).message);
+			}
+		},
+		clearFaults: () => core.faults.clear(),
+		faults: () => core.faults.list(),
+		requests: () => core.requestLog.map((entry) => ({ ...entry, query: { ...entry.query } })),
+		clearRequests() {
+			core.requestLog = [];
+		},
+		deliveries: () => core.dispatcher.entries(),
+		clearDeliveries: () => core.dispatcher.clearLog(),
+		webhooks: () =>
+			[...core.store.webhooks.values()].map((webhook) => ({
+				...webhook,
+				events: [...webhook.events],
+			})),
+		qualifyLead(leadId, score = 85) {
+			integerIn('score', score, 0, 100);
+			return storedLead(qualifyLead(core, lead(leadId), score));
+		},
+		bookAppointment(leadId, opts = {}) {
+			if (opts.scheduled_at !== undefined && parseIso(opts.scheduled_at) === undefined) {
+				throw new ControlError('scheduled_at: must be an ISO 8601 date-time');
+			}
+			return { ...bookAppointment(core, lead(leadId), opts) };
+		},
+		reachMilestone(conversationId, milestone) {
+			if (typeof milestone !== 'string' || milestone.trim() === '') {
+				throw new ControlError('milestone: must be a non-empty string');
+			}
+			return storedConversation(reachMilestone(core, conversation(conversationId), milestone));
+		},
+		changeConversationStatus(conversationId, status) {
+			const next = oneOf<ConversationStatus>('status', status, CONVERSATION_STATUSES);
+			return storedConversation(changeConversationStatus(core, conversation(conversationId), next));
+		},
+		createChannelLead(fields: ChannelLeadFields = {}) {
+			channelLeads++;
+			const organizationId = fields.organization_id ?? ORG_ALPHA;
+			if (!core.store.organizations.has(organizationId)) {
+				throw new ControlError(`organization_id: unknown organization ${organizationId}`);
+			}
+			const phone = fields.phone ?? `+5491100${String(channelLeads).padStart(6, '0')}`;
+			if (!E164.test(phone)) throw new ControlError('phone: must be in E.164 format');
+			return storedLead(
+				createLead(core, {
+					organizationId,
+					name: fields.name ?? `Channel Lead ${channelLeads}`,
+					phone,
+					email: fields.email ?? null,
+					channel: oneOf<LeadChannel>('channel', fields.channel ?? 'chat_app', ALL_LEAD_CHANNELS),
+					vehicle_interest: fields.vehicle_interest ?? null,
+					notes: fields.notes ?? null,
+					score: fields.score === undefined ? undefined : integerIn('score', fields.score, 0, 100),
+					intent:
+						fields.intent === undefined
+							? undefined
+							: oneOf<LeadIntent>('intent', fields.intent, LEAD_INTENTS),
+					status:
+						fields.status === undefined
+							? undefined
+							: oneOf<LeadStatus>('status', fields.status, LEAD_STATUSES),
+					assigned_to: fields.assigned_to ?? null,
+				}),
+			);
+		},
+		async deliverRaw(subscriptionId, body, headers) {
+			const webhook = core.store.webhooks.get(subscriptionId);
+			if (!webhook) throw new ControlError(`Webhook subscription ${subscriptionId} not found`, 404);
+			return core.dispatcher.deliverRaw(
+				webhook,
+				Buffer.isBuffer(body) ? body : Buffer.from(body),
+				headers,
+			);
+		},
+		state(): SandboxState {
+			const store = core.store;
+			return {
+				organizations: [...store.organizations.values()].map((org) => ({ ...org.record })),
+				leads: [...store.leads.values()].map(storedLead),
+				conversations: [...store.conversations.values()].map(storedConversation),
+				agents: [...store.agents.values()].map(storedAgent),
+				webhooks: [...store.webhooks.values()].map((webhook) => ({
+					...webhook,
+					events: [...webhook.events],
+				})),
+				appointments: store.appointments.map((appointment) => ({ ...appointment })),
+				pausedConversations: [...store.pausedConversations],
+			};
+		},
+		whenDeliveriesSettled: () => core.dispatcher.whenSettled(),
+		keys: () => ({ ...core.keys.keys }),
+	};
+}
+
+type Handler = (input: {
+	body: Record<string, unknown>;
+	params: string[];
+	query: URLSearchParams;
+}) => unknown | Promise<unknown>;
+
+interface ControlRoute {
+	method: string;
+	pattern: RegExp;
+	handle: Handler;
+	/** Shown by GET /control. */
+	summary: string;
+}
+
+/**
+ * The HTTP control interface: JSON in, JSON out, no API key, loopback clients only.
+ * Answers 200 with a JSON result (204 when there is nothing to say), 400/404 with
+ * `{error, message}` when the call cannot be carried out.
+ */
+export function createControlHttp(core: SandboxCore, control: SandboxControl) {
+	const routes: ControlRoute[] = [
+		{ method: 'GET', pattern: /^$/, summary: 'this list', handle: () => ({ routes: listing }) },
+		{
+			method: 'GET',
+			pattern: /^\/keys$/,
+			summary: 'API keys by role',
+			handle: () => control.keys(),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/reset$/,
+			summary: '{leads?, seed?}: reseed, clear logs, subscriptions, faults, counters',
+			handle: ({ body }) => control.reset(body as { leads?: number; seed?: number }),
+		},
+		{
+			method: 'GET',
+			pattern: /^\/rate-limit$/,
+			summary: 'current {limit, windowMs}',
+			handle: () => core.rateLimiter.settings,
+		},
+		{
+			method: 'POST',
+			pattern: /^\/rate-limit$/,
+			summary: '{limit, windowMs}',
+			handle: ({ body }) => control.setRateLimit(body.limit as number, body.windowMs as number),
+		},
+		{
+			method: 'GET',
+			pattern: /^\/options$/,
+			summary: 'current options',
+			handle: () => control.options(),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/options$/,
+			summary: '{retryScale?, allowHttpWebhooks?, deliveryTimeoutMs?}',
+			handle: ({ body }) => control.setOptions(body as RuntimeOptions),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/keys\/revoke$/,
+			summary: '{key}',
+			handle: ({ body }) => control.revokeKey(body.key as string),
+		},
+		{
+			method: 'GET',
+			pattern: /^\/faults$/,
+			summary: 'active faults',
+			handle: () => control.faults(),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/faults$/,
+			summary: 'FaultSpec or an array of them',
+			handle: ({ body }) => {
+				const specs = Array.isArray(body) ? body : [body];
+				for (const spec of specs) control.injectFaults(spec as unknown as FaultSpec);
+			},
+		},
+		{
+			method: 'DELETE',
+			pattern: /^\/faults$/,
+			summary: 'clear faults',
+			handle: () => control.clearFaults(),
+		},
+		{
+			method: 'GET',
+			pattern: /^\/requests$/,
+			summary: 'request log',
+			handle: () => control.requests(),
+		},
+		{
+			method: 'DELETE',
+			pattern: /^\/requests$/,
+			summary: 'clear the request log',
+			handle: () => control.clearRequests(),
+		},
+		{
+			method: 'GET',
+			pattern: /^\/deliveries$/,
+			summary: 'delivery log',
+			handle: () => control.deliveries(),
+		},
+		{
+			method: 'DELETE',
+			pattern: /^\/deliveries$/,
+			summary: 'clear the delivery log',
+			handle: () => control.clearDeliveries(),
+		},
+		{
+			method: 'GET',
+			pattern: /^\/deliveries\/settled$/,
+			summary: 'answers once no delivery is in flight or scheduled',
+			handle: async () => {
+				await control.whenDeliveriesSettled();
+				return { settled: true };
+			},
+		},
+		{
+			method: 'GET',
+			pattern: /^\/webhooks$/,
+			summary: 'all subscriptions with secrets',
+			handle: () => control.webhooks(),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/webhooks\/([^/]+)\/deliver-raw$/,
+			summary: '{body, encoding?: "utf8"|"base64", headers?}: one unretried delivery',
+			handle: ({ body, params }) => {
+				if (typeof body.body !== 'string') throw new ControlError('body: must be a string');
+				const bytes = Buffer.from(body.body, body.encoding === 'base64' ? 'base64' : 'utf8');
+				return control.deliverRaw(
+					params[0],
+					bytes,
+					body.headers as Record<string, string> | undefined,
+				);
+			},
+		},
+		{
+			method: 'GET',
+			pattern: /^\/state$/,
+			summary: 'all stored data',
+			handle: () => control.state(),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/leads\/([^/]+)\/qualify$/,
+			summary: '{score?}: AI qualifies the lead (lead.qualified)',
+			handle: ({ body, params }) =>
+				control.qualifyLead(params[0], body.score as number | undefined),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/leads\/([^/]+)\/appointments$/,
+			summary: '{scheduled_at?, location?}: book an appointment (appointment.booked)',
+			handle: ({ body, params }) =>
+				control.bookAppointment(params[0], body as { scheduled_at?: string; location?: string }),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/conversations\/([^/]+)\/milestones$/,
+			summary: '{milestone} (conversation.milestone)',
+			handle: ({ body, params }) => control.reachMilestone(params[0], body.milestone as string),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/conversations\/([^/]+)\/status$/,
+			summary: '{status} (conversation.status_changed)',
+			handle: ({ body, params }) =>
+				control.changeConversationStatus(params[0], body.status as string),
+		},
+		{
+			method: 'POST',
+			pattern: /^\/channel-leads$/,
+			summary: 'lead fields: a lead arriving from a channel (lead.created)',
+			handle: ({ body }) => control.createChannelLead(body as ChannelLeadFields),
+		},
+	];
+	const listing = routes.map((route) => ({
+		method: route.method,
+		path: `/control${route.pattern.source
+			.replace(/^\^|\$$/g, '')
+			.replace(/\\\//g, '/')
+			.replace('([^/]+)', '{id}')}`,
+		summary: route.summary,
+	}));
+
+	return async (
+		req: IncomingMessage,
+		res: ServerResponse,
+		method: string,
+		path: string,
+		url: URL,
+	) => {
+		if (!isLoopback(req.socket.remoteAddress)) {
+			return writeJson(res, 403, {
+				error: 'forbidden',
+				message: 'The control interface answers loopback clients only',
+			});
+		}
+		const subPath = path.slice('/control'.length);
+		const candidates = routes.filter((route) => route.pattern.test(subPath));
+		const route = candidates.find((candidate) => candidate.method === method);
+		if (!route) {
+			return candidates.length === 0
+				? writeJson(res, 404, { error: 'not_found', message: `No control route ${path}` })
+				: writeJson(res, 405, {
+						error: 'method_not_allowed',
+						message: `Use ${candidates.map((c) => c.method).join(', ')}`,
+					});
+		}
+		try {
+			let body: Record<string, unknown> = {};
+			if (method === 'POST' || method === 'PATCH') {
+				const raw = await readBody(req, 16 * 1024 * 1024);
+				if (raw.tooLarge) throw new ControlError('body: too large', 413);
+				if (raw.text.trim() !== '') {
+					try {
+						body = JSON.parse(raw.text);
+					} catch {
+						throw new ControlError('body: invalid JSON');
+					}
+				}
+				if (typeof body !== 'object' || body === null) throw new ControlError('body: must be JSON');
+			}
+			const params = (route.pattern.exec(subPath) ?? []).slice(1).map(decodeURIComponent);
+			const result = await route.handle({ body, params, query: url.searchParams });
+			if (result === undefined) return writeJson(res, 204, undefined);
+			writeJson(res, 200, result);
+		} catch (error) {
+			const status = error instanceof ControlError ? error.status : 500;
+			writeJson(res, status, {
+				error: status === 404 ? 'not_found' : status === 500 ? 'internal_error' : 'invalid_request',
+				message: (error as Error).message,
+			});
+		}
+	};
+}

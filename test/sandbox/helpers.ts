@@ -1,0 +1,239 @@
+import { execFileSync } from 'child_process';
+import { mkdtempSync, readFileSync } from 'fs';
+import http from 'http';
+import https from 'https';
+import type { AddressInfo } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
+
+export const LEAD_FIELDS = [
+	'assigned_to',
+	'channel',
+	'created_at',
+	'email',
+	'id',
+	'intent',
+	'last_activity_at',
+	'name',
+	'organization_id',
+	'phone',
+	'score',
+	'status',
+	'updated_at',
+	'vehicle_interest',
+];
+export const CONVERSATION_LIST_FIELDS = [
+	'channel',
+	'created_at',
+	'id',
+	'last_message_at',
+	'lead_id',
+	'status',
+	'updated_at',
+];
+export const MESSAGE_FIELDS = [
+	'content',
+	'conversation_id',
+	'created_at',
+	'direction',
+	'id',
+	'sent_by',
+	'type',
+];
+export const AGENT_LIST_FIELDS = [
+	'channels',
+	'created_at',
+	'id',
+	'language',
+	'name',
+	'organization_id',
+	'status',
+	'updated_at',
+];
+export const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+export function keysOf(value: object): string[] {
+	return Object.keys(value).sort();
+}
+
+export async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
+	return startSandbox({ port: 0, ...options });
+}
+
+export interface ApiResponse {
+	status: number;
+	headers: Headers;
+	text: string;
+	body: any;
+}
+
+export interface CallOptions {
+	key?: string | null;
+	/** JSON-encoded unless a string or Uint8Array. */
+	body?: unknown;
+	headers?: Record<string, string>;
+	/** Omit the JSON Content-Type. */
+	noContentType?: boolean;
+}
+
+/** One request to the sandbox's /v1 interface with the full key unless told otherwise. */
+export async function call(
+	sandbox: RunningSandbox,
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<ApiResponse> {
+	const headers: Record<string, string> = {};
+	const key = options.key === undefined ? sandbox.keys.full : options.key;
+	if (key !== null) headers['X-API-Key'] = key;
+	let body: string | Uint8Array | undefined;
+	if (options.body !== undefined) {
+		body =
+			typeof options.body === 'string' || options.body instanceof Uint8Array
+				? options.body
+				: JSON.stringify(options.body);
+		if (!options.noContentType) headers['Content-Type'] = 'application/json';
+	}
+	const response = await fetch(sandbox.baseUrl + path, {
+		method,
+		headers: { ...headers, ...options.headers },
+		body,
+	});
+	const text = await response.text();
+	let parsed: unknown;
+	try {
+		parsed = text ? JSON.parse(text) : undefined;
+	} catch {
+		parsed = undefined;
+	}
+	return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/** Follows next_cursor (cursor only, as a client should) and returns every page. */
+export async function walk(
+	sandbox: RunningSandbox,
+	path: string,
+	query: Record<string, string>,
+	key?: string,
+): Promise<{ items: any[]; pages: ApiResponse[] }> {
+	const pages: ApiResponse[] = [];
+	const items: any[] = [];
+	let search = new URLSearchParams(query).toString();
+	for (let guard = 0; guard < 10_000; guard++) {
+		const page = await call(sandbox, 'GET', `${path}?${search}`, { key });
+		if (page.status !== 200) throw new Error(`${page.status} ${page.text}`);
+		pages.push(page);
+		items.push(...page.body.data);
+		if (!page.body.pagination.has_more) break;
+		const next = new URLSearchParams({ cursor: page.body.pagination.next_cursor });
+		if (query.limit) next.set('limit', query.limit);
+		search = next.toString();
+	}
+	return { items, pages };
+}
+
+/** List order of the sandbox: created_at descending, then id ascending. */
+export function listOrder(
+	a: { created_at: string; id: string },
+	b: { created_at: string; id: string },
+): number {
+	const byTime = Date.parse(b.created_at) - Date.parse(a.created_at);
+	if (byTime !== 0) return byTime;
+	return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export interface ReceivedRequest {
+	headers: http.IncomingHttpHeaders;
+	body: Buffer;
+	at: number;
+}
+
+export interface Receiver {
+	url: string;
+	received: ReceivedRequest[];
+	waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+	close(): Promise<void>;
+}
+
+/**
+ * A webhook receiver. `respond` picks the status of the n-th request (1-based); returning 0
+ * leaves the request unanswered (to provoke a time-out).
+ */
+export async function startReceiver(
+	options: { tls?: { key: string; cert: string }; respond?: (n: number) => number } = {},
+): Promise<Receiver> {
+	const received: ReceivedRequest[] = [];
+	const waiters: Array<() => void> = [];
+	const handler: http.RequestListener = (req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			received.push({ headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
+			waiters.splice(0).forEach((wake) => wake());
+			const status = options.respond ? options.respond(received.length) : 200;
+			if (status === 0) return;
+			res.writeHead(status, { 'Content-Type': 'text/plain' });
+			res.end('ok');
+		});
+	};
+	const server = options.tls
+		? https.createServer(options.tls, handler)
+		: http.createServer(handler);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as AddressInfo).port;
+	return {
+		url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hook`,
+		received,
+		async waitFor(count, timeoutMs = 5000) {
+			const deadline = Date.now() + timeoutMs;
+			while (received.length < count) {
+				if (Date.now() > deadline)
+					throw new Error(`expected ${count} deliveries, got ${received.length}`);
+				await new Promise<void>((resolve) => {
+					waiters.push(resolve);
+					setTimeout(resolve, 50);
+				});
+			}
+			return received;
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+/** A throw-away self-signed certificate for 127.0.0.1 (openssl). */
+export function selfSignedCertificate(): { key: string; cert: string } {
+	const dir = mkdtempSync(join(tmpdir(), 'sandbox-tls-'));
+	const keyPath = join(dir, 'key.pem');
+	const certPath = join(dir, 'cert.pem');
+	execFileSync(
+		'openssl',
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'ec',
+			'-pkeyopt',
+			'ec_paramgen_curve:prime256v1',
+			'-nodes',
+			'-keyout',
+			keyPath,
+			'-out',
+			certPath,
+			'-days',
+			'1',
+			'-subj',
+			'/CN=127.0.0.1',
+		],
+		{ stdio: 'ignore' },
+	);
+	return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,410 @@
+import type { RunningSandbox, StoredLead } from '../../sandbox';
+import { call, ISO_Z, keysOf, LEAD_FIELDS, listOrder, start, walk } from './helpers';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+	sandbox = await start();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.control.reset());
+
+function alphaLeads(filter: (lead: StoredLead) => boolean = () => true): StoredLead[] {
+	return sandbox.control
+		.state()
+		.leads.filter((lead) => lead.organization_id === 'org_alpha' && filter(lead))
+		.sort(listOrder);
+}
+
+describe('GET /leads', () => {
+	it('returns the first page with the default limit, exact lead fields and a total', async () => {
+		const res = await call(sandbox, 'GET', '/leads');
+		expect(res.status).toBe(200);
+		expect(keysOf(res.body)).toEqual(['data', 'pagination']);
+		expect(res.body.data).toHaveLength(20);
+		expect(keysOf(res.body.pagination)).toEqual(['has_more', 'limit', 'next_cursor', 'total']);
+		expect(res.body.pagination).toMatchObject({ limit: 20, has_more: true, total: 250 });
+		expect(typeof res.body.pagination.next_cursor).toBe('string');
+		for (const lead of res.body.data) {
+			expect(keysOf(lead)).toEqual(LEAD_FIELDS);
+			expect(lead.id).toMatch(/^lead_/);
+			expect(lead.phone).toMatch(/^\+[1-9]\d{1,14}$/);
+			expect(lead.created_at).toMatch(ISO_Z);
+			expect(lead.updated_at).toMatch(ISO_Z);
+			expect(lead.last_activity_at).toMatch(ISO_Z);
+			expect(lead.organization_id).toBe('org_alpha');
+			expect(lead).not.toHaveProperty('notes');
+		}
+	});
+
+	it('walks every lead in a stable order: created_at descending, then id', async () => {
+		const { items, pages } = await walk(sandbox, '/leads', { limit: '100' });
+		expect(pages).toHaveLength(3);
+		expect(items.map((lead) => lead.id)).toEqual(alphaLeads().map((lead) => lead.id));
+		expect([...items].sort(listOrder)).toEqual(items);
+		const last = pages[pages.length - 1].body.pagination;
+		expect(last).toMatchObject({ has_more: false, next_cursor: null, total: 250 });
+		// Same request, same answer.
+		const again = await walk(sandbox, '/leads', { limit: '100' });
+		expect(again.items).toEqual(items);
+	});
+
+	const filterCases: Array<[string, Record<string, string>, (lead: StoredLead) => boolean]> = [
+		['status', { status: 'qualified' }, (lead) => lead.status === 'qualified'],
+		['intent', { intent: 'browsing' }, (lead) => lead.intent === 'browsing'],
+		['channel', { channel: 'web_form' }, (lead) => lead.channel === 'web_form'],
+		['score_min', { score_min: '70' }, (lead) => lead.score >= 70],
+		['score_max', { score_max: '20' }, (lead) => lead.score <= 20],
+		[
+			'score range',
+			{ score_min: '40', score_max: '60' },
+			(lead) => lead.score >= 40 && lead.score <= 60,
+		],
+		[
+			'created_after',
+			{ created_after: '2025-09-01T00:00:00Z' },
+			(lead) => lead.created_at >= '2025-09-01T00:00:00.000Z',
+		],
+		[
+			'created_before',
+			{ created_before: '2025-03-01T00:00:00Z' },
+			(lead) => lead.created_at <= '2025-03-01T00:00:00.000Z',
+		],
+		[
+			'combined',
+			{ status: 'in_conversation', score_min: '10', created_after: '2025-04-01T00:00:00+02:00' },
+			(lead) =>
+				lead.status === 'in_conversation' &&
+				lead.score >= 10 &&
+				Date.parse(lead.created_at) >= Date.parse('2025-04-01T00:00:00+02:00'),
+		],
+	];
+
+	it.each(filterCases)(
+		'filters by %s across pages with the cursor alone',
+		async (_name, query, predicate) => {
+			const expected = alphaLeads(predicate);
+			expect(expected.length).toBeGreaterThan(7);
+			const { items, pages } = await walk(sandbox, '/leads', { ...query, limit: '7' });
+			expect(items.map((lead) => lead.id)).toEqual(expected.map((lead) => lead.id));
+			for (const page of pages) {
+				expect(page.body.pagination.total).toBe(expected.length);
+				expect(page.body.pagination.limit).toBe(7);
+			}
+			// Only the first request carried the filters.
+			const requests = sandbox.control.requests().filter((r) => r.path === '/v1/leads');
+			expect(requests[0].query).toMatchObject(query);
+			for (const request of requests.slice(1))
+				expect(keysOf(request.query)).toEqual(['cursor', 'limit']);
+		},
+	);
+
+	it("keeps the cursor's filters when other filters are sent with it", async () => {
+		const first = await call(sandbox, 'GET', '/leads?status=new&limit=3');
+		const cursor = first.body.pagination.next_cursor;
+		const second = await call(
+			sandbox,
+			'GET',
+			`/leads?cursor=${encodeURIComponent(cursor)}&status=lost&channel=email&limit=3`,
+		);
+		expect(second.status).toBe(200);
+		const expected = alphaLeads((lead) => lead.status === 'new').slice(3, 6);
+		expect(second.body.data.map((lead: StoredLead) => lead.id)).toEqual(
+			expected.map((lead) => lead.id),
+		);
+		expect(second.body.pagination.total).toBe(alphaLeads((lead) => lead.status === 'new').length);
+	});
+
+	it('accepts limits 1 and 100 and refuses others', async () => {
+		expect((await call(sandbox, 'GET', '/leads?limit=1')).body.data).toHaveLength(1);
+		expect((await call(sandbox, 'GET', '/leads?limit=100')).body.data).toHaveLength(100);
+		for (const limit of ['0', '101', '-1', 'abc', '1.5', '', '1e2']) {
+			const res = await call(sandbox, 'GET', `/leads?limit=${limit}`);
+			expect(res.status).toBe(400);
+			expect(keysOf(res.body)).toEqual(['error', 'message']);
+			expect(res.body.error).toBe('invalid_request');
+			expect(res.body.message).toMatch(/^limit/);
+		}
+	});
+
+	it.each([
+		['status', 'open'],
+		['intent', 'soon'],
+		['channel', 'api'],
+		['channel', 'fax'],
+		['score_min', '-1'],
+		['score_min', '101'],
+		['score_max', '50.5'],
+		['score_max', 'high'],
+		['created_after', 'yesterday'],
+		['created_after', '1735689600'],
+		['created_before', '2025-02-30T00:00:00Z'],
+		['created_before', '2025-13-01'],
+	])('refuses %s=%s with 400 naming the parameter', async (name, value) => {
+		const res = await call(sandbox, 'GET', `/leads?${name}=${encodeURIComponent(value)}`);
+		expect(res.status).toBe(400);
+		expect(res.body.error).toBe('invalid_request');
+		expect(res.body.message.startsWith(name)).toBe(true);
+	});
+
+	it('refuses tampered, invented and foreign cursors', async () => {
+		const first = await call(sandbox, 'GET', '/leads?limit=2');
+		const cursor: string = first.body.pagination.next_cursor;
+		const [payload, tag] = cursor.split('.');
+		const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
+		decoded.f = { status: 'lost' };
+		const forged = `${Buffer.from(JSON.stringify(decoded)).toString('base64url')}.${tag}`;
+		const conversationCursor = (await call(sandbox, 'GET', '/conversations?limit=1')).body
+			.pagination.next_cursor;
+		const betaCursor = (
+			await call(sandbox, 'GET', '/leads?limit=1', { key: sandbox.keys.otherOrganization })
+		).body.pagination.next_cursor;
+		for (const bad of [
+			forged,
+			`${payload}.AAAA`,
+			'garbage',
+			'',
+			cursor.slice(0, -2),
+			conversationCursor,
+			betaCursor,
+		]) {
+			const res = await call(sandbox, 'GET', `/leads?cursor=${encodeURIComponent(bad)}`);
+			expect(res.status).toBe(400);
+			expect(res.body.error).toBe('invalid_request');
+			expect(res.body.message).toMatch(/^cursor/);
+		}
+	});
+
+	it('accepts ISO 8601 date-times with offsets and dates', async () => {
+		for (const value of [
+			'2025-06-01',
+			'2025-06-01T12:00:00Z',
+			'2025-06-01T12:00:00.123+03:00',
+			'2025-06-01T12:00Z',
+		]) {
+			const res = await call(sandbox, 'GET', `/leads?created_after=${encodeURIComponent(value)}`);
+			expect(res.status).toBe(200);
+			expect(res.body.pagination.total).toBe(
+				alphaLeads(
+					(lead) =>
+						Date.parse(lead.created_at) >=
+						Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value),
+				).length,
+			);
+		}
+	});
+
+	it('returns an empty page when nothing matches', async () => {
+		const res = await call(sandbox, 'GET', '/leads?score_min=90&score_max=10');
+		expect(res.body).toEqual({
+			data: [],
+			pagination: { total: 0, limit: 20, has_more: false, next_cursor: null },
+		});
+	});
+});
+
+describe('POST /leads', () => {
+	it('creates a lead with the documented defaults, stores notes and does not return them', async () => {
+		const res = await call(sandbox, 'POST', '/leads', {
+			body: { name: 'Ana Souza', phone: '+5511987654321', notes: 'call after 6 pm' },
+		});
+		expect(res.status).toBe(201);
+		expect(keysOf(res.body)).toEqual(LEAD_FIELDS);
+		expect(res.body).toMatchObject({
+			name: 'Ana Souza',
+			phone: '+5511987654321',
+			email: null,
+			channel: 'api',
+			vehicle_interest: null,
+			score: 0,
+			intent: 'unknown',
+			status: 'new',
+			assigned_to: null,
+			organization_id: 'org_alpha',
+		});
+		expect(res.body.id).toMatch(/^lead_/);
+		expect(res.body.created_at).toMatch(ISO_Z);
+		expect(res.body.updated_at).toBe(res.body.created_at);
+		const stored = sandbox.control.state().leads.find((lead) => lead.id === res.body.id);
+		expect(stored?.notes).toBe('call after 6 pm');
+
+		const list = await call(sandbox, 'GET', '/leads?limit=1');
+		expect(list.body.data[0].id).toBe(res.body.id);
+		expect(list.body.pagination.total).toBe(251);
+		const got = await call(sandbox, 'GET', `/leads/${res.body.id}`);
+		expect(got.body).toEqual(res.body);
+	});
+
+	it('takes every optional field', async () => {
+		const res = await call(sandbox, 'POST', '/leads', {
+			body: {
+				name: 'James Smith',
+				phone: '+14155550123',
+				email: 'james@example.com',
+				channel: 'marketplace',
+				vehicle_interest: 'Pickup 4x4',
+				notes: 'n',
+				unknown_field: 'ignored',
+			},
+		});
+		expect(res.status).toBe(201);
+		expect(res.body).toMatchObject({
+			email: 'james@example.com',
+			channel: 'marketplace',
+			vehicle_interest: 'Pickup 4x4',
+		});
+		expect(res.body).not.toHaveProperty('unknown_field');
+	});
+
+	it.each([
+		['name', { phone: '+14155550123' }],
+		['name', { name: '', phone: '+14155550123' }],
+		['name', { name: 42, phone: '+14155550123' }],
+		['phone', { name: 'A' }],
+		['phone', { name: 'A', phone: '14155550123' }],
+		['phone', { name: 'A', phone: '+0155550123' }],
+		['phone', { name: 'A', phone: '+1 415 555 0123' }],
+		['phone', { name: 'A', phone: '+1234567890123456' }],
+		['email', { name: 'A', phone: '+14155550123', email: 'not-an-email' }],
+		['email', { name: 'A', phone: '+14155550123', email: 7 }],
+		['channel', { name: 'A', phone: '+14155550123', channel: 'api' }],
+		['channel', { name: 'A', phone: '+14155550123', channel: 'carrier_pigeon' }],
+		['vehicle_interest', { name: 'A', phone: '+14155550123', vehicle_interest: ['suv'] }],
+		['notes', { name: 'A', phone: '+14155550123', notes: { text: 'x' } }],
+		['body', ['name']],
+		['body', null],
+	])('refuses an invalid %s with 400', async (field, body) => {
+		const res = await call(sandbox, 'POST', '/leads', { body });
+		expect(res.status).toBe(400);
+		expect(keysOf(res.body)).toEqual(['error', 'message']);
+		expect(res.body.error).toBe('invalid_request');
+		expect(res.body.message.startsWith(field)).toBe(true);
+	});
+
+	it('refuses invalid JSON with 400', async () => {
+		const res = await call(sandbox, 'POST', '/leads', { body: '{"name": "A",' });
+		expect(res.status).toBe(400);
+		expect(res.body.error).toBe('invalid_request');
+		expect(res.body.message).toMatch(/JSON/);
+	});
+});
+
+describe('GET /leads/{id}', () => {
+	it('returns the lead', async () => {
+		const lead = alphaLeads()[5];
+		const res = await call(sandbox, 'GET', `/leads/${lead.id}`);
+		expect(res.status).toBe(200);
+		const { notes: _notes, ...visible } = lead;
+		expect(res.body).toEqual(visible);
+	});
+
+	it('answers 404 lead_not_found (nested) for a missing lead and for a lead of another organization', async () => {
+		const beta = sandbox.control.state().leads.find((lead) => lead.organization_id === 'org_beta');
+		for (const id of ['lead_doesnotexist', 'nope', beta!.id]) {
+			const res = await call(sandbox, 'GET', `/leads/${id}`);
+			expect(res.status).toBe(404);
+			expect(keysOf(res.body)).toEqual(['error']);
+			expect(keysOf(res.body.error)).toEqual(['code', 'message', 'status']);
+			expect(res.body.error).toMatchObject({ code: 'lead_not_found', status: 404 });
+		}
+	});
+});
+
+describe('PATCH /leads/{id}', () => {
+	async function newLead() {
+		return (
+			await call(sandbox, 'POST', '/leads', {
+				body: {
+					name: 'Patch Me',
+					phone: '+5491112345678',
+					vehicle_interest: 'SUV',
+					notes: 'first',
+				},
+			})
+		).body;
+	}
+
+	it('changes the status, updated_at and last_activity_at', async () => {
+		const lead = await newLead();
+		const res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, {
+			body: { status: 'in_conversation' },
+		});
+		expect(res.status).toBe(200);
+		expect(keysOf(res.body)).toEqual(LEAD_FIELDS);
+		expect(res.body.status).toBe('in_conversation');
+		expect(res.body.updated_at > lead.updated_at).toBe(true);
+		expect(res.body.last_activity_at > lead.last_activity_at).toBe(true);
+		expect(res.body.name).toBe('Patch Me');
+	});
+
+	it('accepts each of the six statuses', async () => {
+		const lead = await newLead();
+		for (const status of ['new', 'in_conversation', 'qualified', 'assigned', 'closed', 'lost']) {
+			const res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status } });
+			expect(res.body.status).toBe(status);
+		}
+	});
+
+	it('assigns, unassigns, and clears optional fields with explicit null', async () => {
+		const lead = await newLead();
+		let res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, {
+			body: { assigned_to: 'user_42' },
+		});
+		expect(res.body.assigned_to).toBe('user_42');
+		res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { notes: 'second' } });
+		expect(res.body.assigned_to).toBe('user_42');
+		expect(res.body.vehicle_interest).toBe('SUV');
+		expect(sandbox.control.state().leads.find((l) => l.id === lead.id)?.notes).toBe('second');
+		res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, {
+			body: { assigned_to: null, vehicle_interest: null, notes: null },
+		});
+		expect(res.status).toBe(200);
+		expect(res.body.assigned_to).toBeNull();
+		expect(res.body.vehicle_interest).toBeNull();
+		expect(sandbox.control.state().leads.find((l) => l.id === lead.id)?.notes).toBeNull();
+	});
+
+	it('moves updated_at on every update, even an empty one', async () => {
+		const lead = await newLead();
+		const first = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: {} });
+		const second = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: {} });
+		expect(first.body.updated_at > lead.updated_at).toBe(true);
+		expect(second.body.updated_at > first.body.updated_at).toBe(true);
+	});
+
+	it.each([
+		['status', { status: 'won' }],
+		['status', { status: null }],
+		['assigned_to', { assigned_to: 12 }],
+		['assigned_to', { assigned_to: '' }],
+		['vehicle_interest', { vehicle_interest: 3 }],
+		['notes', { notes: true }],
+	])('refuses an invalid %s and changes nothing', async (field, body) => {
+		const lead = await newLead();
+		const res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body });
+		expect(res.status).toBe(400);
+		expect(res.body.error).toBe('invalid_request');
+		expect(res.body.message.startsWith(field)).toBe(true);
+		expect((await call(sandbox, 'GET', `/leads/${lead.id}`)).body).toEqual(lead);
+	});
+
+	it('answers the nested 404 for a missing lead or a lead of another organization', async () => {
+		const beta = sandbox.control.state().leads.find((lead) => lead.organization_id === 'org_beta')!;
+		for (const id of ['lead_missing', beta.id]) {
+			const res = await call(sandbox, 'PATCH', `/leads/${id}`, { body: { status: 'lost' } });
+			expect(res.status).toBe(404);
+			expect(res.body.error.code).toBe('lead_not_found');
+		}
+		expect(sandbox.control.state().leads.find((lead) => lead.id === beta.id)?.status).toBe(
+			beta.status,
+		);
+	});
+
+	it('keeps the filtered totals right after changes', async () => {
+		const before = (await call(sandbox, 'GET', '/leads?status=lost')).body.pagination.total;
+		const lead = await newLead();
+		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status: 'lost' } });
+		const after = (await call(sandbox, 'GET', '/leads?status=lost')).body;
+		expect(after.pagination.total).toBe(before + 1);
+		expect(after.data[0].id).toBe(lead.id);
+	});
+});

@@ -1,0 +1,414 @@
+import { createHmac, timingSafeEqual } from 'crypto';
+import type { RunningSandbox } from '../../sandbox';
+import {
+	call,
+	ISO_Z,
+	keysOf,
+	type Receiver,
+	selfSignedCertificate,
+	start,
+	startReceiver,
+} from './helpers';
+
+const LEAD_EVENT_FIELDS = [
+	'channel',
+	'id',
+	'intent',
+	'name',
+	'phone',
+	'score',
+	'status',
+	'vehicle_interest',
+];
+
+function verify(body: Buffer, signature: string | string[] | undefined, secret: string): boolean {
+	if (typeof signature !== 'string') return false;
+	const expected = Buffer.from(createHmac('sha256', secret).update(body).digest('hex'));
+	const given = Buffer.from(signature);
+	return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+describe('webhook subscriptions', () => {
+	let sandbox: RunningSandbox;
+	beforeAll(async () => {
+		sandbox = await start();
+	});
+	afterAll(() => sandbox.close());
+	beforeEach(() => sandbox.control.reset());
+
+	it('creates, reads and deletes a subscription', async () => {
+		const created = await call(sandbox, 'POST', '/webhooks', {
+			body: {
+				url: 'https://hooks.example.com/in',
+				events: ['lead.qualified', 'lead.created'],
+				description: 'CRM',
+			},
+		});
+		expect(created.status).toBe(201);
+		expect(keysOf(created.body)).toEqual([
+			'created_at',
+			'description',
+			'events',
+			'id',
+			'secret',
+			'url',
+		]);
+		expect(created.body).toMatchObject({
+			url: 'https://hooks.example.com/in',
+			events: ['lead.qualified', 'lead.created'],
+			description: 'CRM',
+		});
+		expect(created.body.id).toMatch(/^wh_/);
+		expect(created.body.secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(created.body.created_at).toMatch(ISO_Z);
+
+		const read = await call(sandbox, 'GET', `/webhooks/${created.body.id}`);
+		expect(read.status).toBe(200);
+		const { secret: _secret, ...withoutSecret } = created.body;
+		expect(read.body).toEqual(withoutSecret);
+
+		const other = await call(sandbox, 'GET', `/webhooks/${created.body.id}`, {
+			key: sandbox.keys.otherOrganization,
+		});
+		expect(other.status).toBe(404);
+		expect(
+			(
+				await call(sandbox, 'DELETE', `/webhooks/${created.body.id}`, {
+					key: sandbox.keys.otherOrganization,
+				})
+			).status,
+		).toBe(404);
+
+		const deleted = await call(sandbox, 'DELETE', `/webhooks/${created.body.id}`);
+		expect(deleted.status).toBe(204);
+		expect(deleted.text).toBe('');
+		for (const method of ['GET', 'DELETE']) {
+			const gone = await call(sandbox, method, `/webhooks/${created.body.id}`);
+			expect(gone.status).toBe(404);
+			expect(gone.body).toEqual({ error: 'not_found', message: expect.any(String) });
+		}
+	});
+
+	it('accepts "*" and stores a missing description as null', async () => {
+		const res = await call(sandbox, 'POST', '/webhooks', {
+			body: { url: 'https://h.example.com', events: ['*'] },
+		});
+		expect(res.status).toBe(201);
+		expect(res.body.description).toBeNull();
+		expect(sandbox.control.webhooks()[0]).toMatchObject({
+			id: res.body.id,
+			organization_id: 'org_alpha',
+			secret: res.body.secret,
+		});
+	});
+
+	it.each([
+		['url', { events: ['*'] }],
+		['url', { url: 'http://hooks.example.com', events: ['*'] }],
+		['url', { url: 'ftp://hooks.example.com', events: ['*'] }],
+		['url', { url: 'hooks.example.com', events: ['*'] }],
+		['events', { url: 'https://hooks.example.com' }],
+		['events', { url: 'https://hooks.example.com', events: [] }],
+		['events', { url: 'https://hooks.example.com', events: 'lead.created' }],
+		['events', { url: 'https://hooks.example.com', events: ['lead.deleted'] }],
+		['events', { url: 'https://hooks.example.com', events: ['lead.created', 3] }],
+		['description', { url: 'https://hooks.example.com', events: ['*'], description: 5 }],
+	])('refuses an invalid %s with 400', async (field, body) => {
+		const res = await call(sandbox, 'POST', '/webhooks', { body });
+		expect(res.status).toBe(400);
+		expect(res.body.error).toBe('invalid_request');
+		expect(res.body.message.startsWith(field)).toBe(true);
+	});
+});
+
+describe('webhook deliveries', () => {
+	let sandbox: RunningSandbox;
+	let receiver: Receiver | undefined;
+	beforeAll(async () => {
+		sandbox = await start({ allowHttpWebhooks: true, retryScale: 0.001, deliveryTimeoutMs: 300 });
+	});
+	afterAll(() => sandbox.close());
+	beforeEach(() => {
+		sandbox.control.reset();
+		sandbox.control.setOptions({ retryScale: 0.001 });
+	});
+	afterEach(async () => {
+		await receiver?.close();
+		receiver = undefined;
+	});
+
+	async function subscribe(events: string[], key = sandbox.keys.full) {
+		const res = await call(sandbox, 'POST', '/webhooks', {
+			key,
+			body: { url: receiver!.url, events },
+		});
+		expect(res.status).toBe(201);
+		return res.body as { id: string; secret: string };
+	}
+
+	it('never sends a delivery off the machine: a non-loopback subscriber is recorded as failed', async () => {
+		const created = await call(sandbox, 'POST', '/webhooks', {
+			body: { url: 'https://hooks.example.com/in', events: ['lead.created'] },
+		});
+		expect(created.status).toBe(201);
+		await call(sandbox, 'POST', '/leads', { body: { name: 'Far Away', phone: '+5215512345679' } });
+		await sandbox.control.whenDeliveriesSettled();
+		const log = sandbox.control.deliveries();
+		expect(log.length).toBeGreaterThan(0);
+		for (const entry of log) {
+			expect(entry.ok).toBe(false);
+			expect(entry.error).toMatch(/not a loopback address/);
+		}
+	});
+
+	it('delivers lead.created signed with the subscription secret', async () => {
+		receiver = await startReceiver();
+		const subscription = await subscribe(['lead.created']);
+		const lead = await call(sandbox, 'POST', '/leads', {
+			body: { name: 'Hook Lead', phone: '+5215512345678', notes: 'secret note' },
+		});
+		const [delivery] = await receiver.waitFor(1);
+		expect(delivery.headers['content-type']).toBe('application/json');
+		expect(
+			verify(delivery.body, delivery.headers['x-service-signature'], subscription.secret),
+		).toBe(true);
+		const payload = JSON.parse(delivery.body.toString());
+		expect(keysOf(payload)).toEqual(['data', 'event', 'organization_id', 'timestamp']);
+		expect(payload).toMatchObject({ event: 'lead.created', organization_id: 'org_alpha' });
+		expect(payload.timestamp).toMatch(ISO_Z);
+		expect(keysOf(payload.data)).toEqual(LEAD_EVENT_FIELDS);
+		expect(payload.data).toMatchObject({
+			id: lead.body.id,
+			name: 'Hook Lead',
+			score: 0,
+			status: 'new',
+			channel: 'api',
+		});
+		expect(delivery.body.toString()).not.toContain('secret note');
+
+		await sandbox.control.whenDeliveriesSettled();
+		const log = sandbox.control.deliveries();
+		expect(log).toHaveLength(1);
+		expect(log[0]).toMatchObject({
+			subscriptionId: subscription.id,
+			url: receiver.url,
+			event: 'lead.created',
+			attempt: 1,
+			status: 200,
+			ok: true,
+			body: delivery.body.toString(),
+			signature: delivery.headers['x-service-signature'],
+		});
+	});
+
+	it('delivers lead.qualified and lead.assigned on PATCH, only to matching subscriptions', async () => {
+		receiver = await startReceiver();
+		await subscribe(['lead.qualified', 'lead.assigned']);
+		const lead = (
+			await call(sandbox, 'POST', '/leads', { body: { name: 'Q', phone: '+14155550111' } })
+		).body;
+		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status: 'qualified' } });
+		await call(sandbox, 'PATCH', `/leads/${lead.id}`, {
+			body: { status: 'qualified', notes: 'again' },
+		});
+		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_7' } });
+		// A reassignment is not "becomes non-null"; after unassigning, assigning counts again.
+		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_8' } });
+		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: null } });
+		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_9' } });
+		await sandbox.control.whenDeliveriesSettled();
+		const events = receiver.received
+			.map((r) => JSON.parse(r.body.toString()))
+			.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+		expect(events.map((e) => e.event)).toEqual([
+			'lead.qualified',
+			'lead.assigned',
+			'lead.assigned',
+		]);
+		expect(events[2].data.assigned_to).toBe('user_9');
+		expect(keysOf(events[0].data)).toEqual(LEAD_EVENT_FIELDS);
+		expect(events[0].data).toMatchObject({ id: lead.id, status: 'qualified' });
+		expect(keysOf(events[1].data)).toEqual([...LEAD_EVENT_FIELDS, 'assigned_to'].sort());
+		expect(events[1].data.assigned_to).toBe('user_7');
+	});
+
+	it('emits every event type from the control helpers to a "*" subscription', async () => {
+		receiver = await startReceiver();
+		await subscribe(['*']);
+		const lead = sandbox.control.createChannelLead({ name: 'From Chat', channel: 'chat_app' });
+		expect(lead.channel).toBe('chat_app');
+		const qualified = sandbox.control.qualifyLead(lead.id, 92);
+		expect(qualified).toMatchObject({ score: 92, intent: 'purchase_30_days', status: 'qualified' });
+		const appointment = sandbox.control.bookAppointment(lead.id);
+		const conversation = sandbox.control
+			.state()
+			.conversations.find((c) => c.organization_id === 'org_alpha' && c.status === 'open')!;
+		sandbox.control.reachMilestone(conversation.id, 'budget_identified');
+		sandbox.control.changeConversationStatus(conversation.id, 'transferred');
+		sandbox.control.changeConversationStatus(conversation.id, 'transferred');
+		await receiver.waitFor(5);
+		await sandbox.control.whenDeliveriesSettled();
+		const events = receiver.received.map((r) => JSON.parse(r.body.toString()));
+		expect(events.map((e) => e.event).sort()).toEqual(
+			[
+				'appointment.booked',
+				'conversation.milestone',
+				'conversation.status_changed',
+				'lead.created',
+				'lead.qualified',
+			].sort(),
+		);
+		const byName = Object.fromEntries(events.map((e) => [e.event, e.data]));
+		expect(byName['lead.created']).toMatchObject({ id: lead.id, channel: 'chat_app' });
+		expect(byName['lead.qualified']).toMatchObject({
+			id: lead.id,
+			score: 92,
+			intent: 'purchase_30_days',
+			status: 'qualified',
+		});
+		expect(byName['appointment.booked']).toEqual({
+			id: appointment.id,
+			lead_id: lead.id,
+			scheduled_at: appointment.scheduled_at,
+			location: appointment.location,
+		});
+		expect(appointment.id).toMatch(/^appt_/);
+		expect(byName['conversation.milestone']).toEqual({
+			id: conversation.id,
+			lead_id: conversation.lead_id,
+			milestone: 'budget_identified',
+		});
+		expect(byName['conversation.status_changed']).toEqual({
+			id: conversation.id,
+			lead_id: conversation.lead_id,
+			channel: conversation.channel,
+			status: 'transferred',
+			previous_status: 'open',
+		});
+		// The change is visible through the interface too.
+		expect((await call(sandbox, 'GET', `/conversations/${conversation.id}`)).body.status).toBe(
+			'transferred',
+		);
+	});
+
+	it("does not deliver one organization's events to another's subscribers", async () => {
+		receiver = await startReceiver();
+		await subscribe(['*'], sandbox.keys.otherOrganization);
+		await call(sandbox, 'POST', '/leads', { body: { name: 'Alpha only', phone: '+14155550112' } });
+		await sandbox.control.whenDeliveriesSettled();
+		expect(receiver.received).toHaveLength(0);
+		await call(sandbox, 'POST', '/leads', {
+			key: sandbox.keys.otherOrganization,
+			body: { name: 'Beta', phone: '+14155550113' },
+		});
+		const [delivery] = await receiver.waitFor(1);
+		expect(JSON.parse(delivery.body.toString()).organization_id).toBe('org_beta');
+	});
+
+	it('retries a failed delivery on the scaled schedule with the same body and signature', async () => {
+		receiver = await startReceiver({ respond: (n) => (n < 3 ? 500 : 204) });
+		const subscription = await subscribe(['lead.created']);
+		await call(sandbox, 'POST', '/leads', { body: { name: 'Retry', phone: '+14155550114' } });
+		await receiver.waitFor(3);
+		await sandbox.control.whenDeliveriesSettled();
+		const [first, second, third] = receiver.received;
+		expect(receiver.received).toHaveLength(3);
+		expect(second.body.equals(first.body)).toBe(true);
+		expect(third.body.equals(first.body)).toBe(true);
+		expect(second.headers['x-service-signature']).toBe(first.headers['x-service-signature']);
+		expect(third.headers['x-service-signature']).toBe(first.headers['x-service-signature']);
+		expect(verify(third.body, third.headers['x-service-signature'], subscription.secret)).toBe(
+			true,
+		);
+		// About 1 and 5 minutes after the first failure, times 0.001: 60 ms and 300 ms.
+		expect(second.at - first.at).toBeGreaterThanOrEqual(55);
+		expect(third.at - first.at).toBeGreaterThanOrEqual(290);
+		expect(third.at - first.at).toBeLessThan(1500);
+		const log = sandbox.control.deliveries();
+		expect(log.map((e) => [e.attempt, e.status, e.ok])).toEqual([
+			[1, 500, false],
+			[2, 500, false],
+			[3, 204, true],
+		]);
+		expect(new Set(log.map((e) => e.deliveryId)).size).toBe(1);
+	});
+
+	it('gives up after three retries, counting time-outs as failures', async () => {
+		receiver = await startReceiver({ respond: (n) => (n === 1 ? 0 : 503) });
+		sandbox.control.setOptions({ retryScale: 0.0002 });
+		await subscribe(['lead.created']);
+		await call(sandbox, 'POST', '/leads', { body: { name: 'Never', phone: '+14155550115' } });
+		await sandbox.control.whenDeliveriesSettled();
+		const log = sandbox.control.deliveries();
+		expect(log.map((e) => e.attempt)).toEqual([1, 2, 3, 4]);
+		expect(log[0].error).toMatch(/timeout/);
+		expect(log[0].status).toBeUndefined();
+		expect(log.slice(1).map((e) => e.status)).toEqual([503, 503, 503]);
+		expect(log.every((e) => !e.ok)).toBe(true);
+		// 30 minutes times 0.0002 after the first failure (which came with the 300 ms time-out).
+		expect(log[3].at - log[0].at).toBeGreaterThanOrEqual(300 + 360);
+		expect(receiver.received).toHaveLength(4);
+	});
+
+	it('does not retry after a 2xx answer', async () => {
+		receiver = await startReceiver({ respond: () => 202 });
+		await subscribe(['lead.created']);
+		await call(sandbox, 'POST', '/leads', { body: { name: 'Once', phone: '+14155550116' } });
+		await sandbox.control.whenDeliveriesSettled();
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		expect(receiver.received).toHaveLength(1);
+		expect(sandbox.control.deliveries()).toHaveLength(1);
+	});
+
+	it('records unreachable receivers as failed attempts', async () => {
+		receiver = await startReceiver();
+		await subscribe(['lead.created']);
+		await receiver.close();
+		sandbox.control.setOptions({ retryScale: 0.0002 });
+		await call(sandbox, 'POST', '/leads', { body: { name: 'Unreachable', phone: '+14155550117' } });
+		await sandbox.control.whenDeliveriesSettled();
+		const log = sandbox.control.deliveries();
+		expect(log).toHaveLength(4);
+		expect(log[0].error).toBeDefined();
+		receiver = undefined;
+	});
+
+	it('sends raw bytes to a subscriber on request', async () => {
+		receiver = await startReceiver();
+		const subscription = await subscribe(['lead.created']);
+		const bytes = Buffer.from([0x7b, 0xff, 0x00, 0x7d]);
+		const result = await sandbox.control.deliverRaw(subscription.id, bytes);
+		expect(result).toMatchObject({ ok: true, status: 200 });
+		expect(receiver.received[0].body.equals(bytes)).toBe(true);
+		expect(
+			verify(bytes, receiver.received[0].headers['x-service-signature'], subscription.secret),
+		).toBe(true);
+		await sandbox.control.deliverRaw(subscription.id, '{}', { 'X-Service-Signature': 'forged' });
+		expect(receiver.received[1].headers['x-service-signature']).toBe('forged');
+	});
+});
+
+describe('https receivers', () => {
+	it('accepts https:// subscriptions and delivers to a self-signed receiver', async () => {
+		const sandbox = await start();
+		const receiver = await startReceiver({ tls: selfSignedCertificate() });
+		try {
+			expect(receiver.url.startsWith('https://')).toBe(true);
+			const subscription = (
+				await call(sandbox, 'POST', '/webhooks', {
+					body: { url: receiver.url, events: ['lead.created'] },
+				})
+			).body;
+			await call(sandbox, 'POST', '/leads', { body: { name: 'TLS', phone: '+14155550118' } });
+			const [delivery] = await receiver.waitFor(1);
+			expect(
+				verify(delivery.body, delivery.headers['x-service-signature'], subscription.secret),
+			).toBe(true);
+			await sandbox.control.whenDeliveriesSettled();
+			expect(sandbox.control.deliveries()[0]).toMatchObject({ ok: true, status: 200 });
+		} finally {
+			await receiver.close();
+			await sandbox.close();
+		}
+	});
+});
