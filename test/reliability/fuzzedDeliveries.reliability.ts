@@ -1,0 +1,390 @@
+// 10,000 deliveries that are not what the service signed: every one must be answered 401 and
+// start no run. They go through the trigger's webhook() in n8n's WebhookContext in-process, and a
+// sample goes over real HTTPS from the service to the trigger.
+
+import { createHmac, randomBytes } from 'crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	createTriggerHarness,
+	startTestSandbox,
+	type DeliveryResult,
+	type RunningSandbox,
+	type TriggerHarness,
+} from '../harness';
+import { credentialsOf, scaled, seededRandom, seconds } from './support/common';
+import { count, recordFigure } from './support/figures';
+import { HttpsReceiver } from './support/httpsReceiver';
+import { SecretTrace } from './support/trace';
+
+const DELIVERIES = scaled(10_000, 500);
+const HTTP_SAMPLE = scaled(200, 50);
+const SEED = 20_250_501;
+const SIGNATURE = 'X-Service-Signature';
+
+let sandbox: RunningSandbox;
+let receiver: HttpsReceiver;
+let trigger: TriggerHarness;
+let secret: string;
+const trace = new SecretTrace('fuzzedDeliveries.reliability.ts');
+
+function hmacHex(body: Buffer, key: string): string {
+	return createHmac('sha256', key).update(body).digest('hex');
+}
+
+/** Bodies exactly as the service serializes events (not-shown.md §2 and §6). */
+function eventBodies(): Buffer[] {
+	const state = sandbox.control.state();
+	const leads = state.leads.filter((lead) => lead.organization_id === 'org_alpha').slice(0, 12);
+	const conversations = state.conversations.slice(0, 6);
+	const at = (index: number) => new Date(Date.UTC(2025, 4, 1, 12, 0, index)).toISOString();
+	const body = (event: string, data: IDataObject, index: number) =>
+		Buffer.from(
+			JSON.stringify({ event, timestamp: at(index), organization_id: 'org_alpha', data }),
+		);
+	const leadData = (lead: (typeof leads)[number]) => ({
+		id: lead.id,
+		name: lead.name,
+		phone: lead.phone,
+		score: lead.score,
+		intent: lead.intent,
+		vehicle_interest: lead.vehicle_interest,
+		channel: lead.channel,
+		status: lead.status,
+	});
+	return [
+		...leads.map((lead, index) => body('lead.qualified', leadData(lead), index)),
+		...leads.map((lead, index) => body('lead.created', leadData(lead), 20 + index)),
+		body('lead.qualified', { ...leadData(leads[0]), name: 'José Ñandú 😀 محمد الأحمد' }, 40),
+		...conversations.map((conversation, index) =>
+			body(
+				'conversation.milestone',
+				{ id: conversation.id, lead_id: conversation.lead_id, milestone: 'budget_identified' },
+				50 + index,
+			),
+		),
+		body(
+			'appointment.booked',
+			{ id: 'appt_1', lead_id: leads[1].id, scheduled_at: at(61), location: 'Showroom Palermo' },
+			60,
+		),
+	];
+}
+
+interface Mutation {
+	kind: string;
+	body: Buffer;
+	/** The signature header's value; an array when the header was sent twice; undefined: absent. */
+	header: string | string[] | undefined;
+}
+
+const HEX = '0123456789abcdef';
+
+/** Re-serializations of the same JSON: the same data, other bytes. */
+function reserialize(body: Buffer, variant: number): Buffer {
+	const parsed = JSON.parse(body.toString('utf8')) as IDataObject;
+	switch (variant % 4) {
+		case 0:
+			return Buffer.from(JSON.stringify(parsed, null, 2));
+		case 1: {
+			const reversed: IDataObject = {};
+			for (const key of Object.keys(parsed).reverse()) reversed[key] = parsed[key];
+			return Buffer.from(JSON.stringify(reversed));
+		}
+		case 2:
+			return Buffer.from(
+				JSON.stringify(parsed).replace(
+					/[^\x20-\x7e]/g,
+					(c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+				) + ' ',
+			);
+		default:
+			return Buffer.from(`${JSON.stringify(parsed)}\n`);
+	}
+}
+
+/**
+ * One change that must make a signed delivery invalid. Kinds are taken in turn so that each is
+ * well represented; the details (position, byte, length, secret) come from the seeded PRNG.
+ */
+function mutate(
+	random: () => number,
+	turn: number,
+	bodies: Buffer[],
+	signingSecret: string,
+	otherSecrets: string[],
+): Mutation {
+	const pick = (n: number) => Math.floor(random() * n);
+	const body = bodies[pick(bodies.length)];
+	const digest = hmacHex(body, signingSecret);
+	const kinds = [
+		'body byte flipped',
+		'body byte inserted',
+		'body byte removed',
+		'body truncated',
+		're-serialized JSON',
+		'digest digit changed',
+		'digest truncated',
+		'digest too long',
+		'digest with a non-hex character',
+		'digest of another delivery',
+		'digest in base64',
+		'digest signed with a wrong secret',
+		'header missing',
+		'header empty',
+		'header duplicated',
+		'header sent twice, joined',
+	];
+	const kind = kinds[turn % kinds.length];
+	switch (kind) {
+		case 'body byte flipped': {
+			const copy = Buffer.from(body);
+			const at = pick(copy.length);
+			copy[at] ^= 1 + pick(255);
+			return { kind, body: copy, header: digest };
+		}
+		case 'body byte inserted': {
+			const at = pick(body.length + 1);
+			const copy = Buffer.concat([
+				body.subarray(0, at),
+				Buffer.from([pick(256)]),
+				body.subarray(at),
+			]);
+			return { kind, body: copy, header: digest };
+		}
+		case 'body byte removed': {
+			const at = pick(body.length);
+			return {
+				kind,
+				body: Buffer.concat([body.subarray(0, at), body.subarray(at + 1)]),
+				header: digest,
+			};
+		}
+		case 'body truncated':
+			return { kind, body: body.subarray(0, pick(body.length)), header: digest };
+		case 're-serialized JSON':
+			return { kind, body: reserialize(body, pick(4)), header: digest };
+		case 'digest digit changed': {
+			const at = pick(digest.length);
+			const replacement = HEX.replace(digest[at], '')[pick(15)];
+			const changed = digest.slice(0, at) + replacement + digest.slice(at + 1);
+			return { kind, body, header: random() < 0.5 ? changed : changed.toUpperCase() };
+		}
+		case 'digest truncated':
+			return { kind, body, header: digest.slice(0, pick(digest.length)) };
+		case 'digest too long':
+			return {
+				kind,
+				body,
+				header: digest + Array.from({ length: 1 + pick(64) }, () => HEX[pick(16)]).join(''),
+			};
+		case 'digest with a non-hex character': {
+			const at = pick(digest.length);
+			const junk = 'gGxz-+ /=.:'[pick(11)];
+			return { kind, body, header: digest.slice(0, at) + junk + digest.slice(at + 1) };
+		}
+		case 'digest of another delivery': {
+			let other = bodies[pick(bodies.length)];
+			if (other.equals(body)) other = bodies[(bodies.indexOf(other) + 1) % bodies.length];
+			return { kind, body, header: hmacHex(other, signingSecret) };
+		}
+		case 'digest in base64':
+			return {
+				kind,
+				body,
+				header: createHmac('sha256', signingSecret).update(body).digest('base64'),
+			};
+		case 'digest signed with a wrong secret': {
+			const secrets = [
+				...otherSecrets,
+				randomBytes(32).toString('hex'),
+				'',
+				signingSecret.toUpperCase(),
+			];
+			return { kind, body, header: hmacHex(body, secrets[pick(secrets.length)]) };
+		}
+		case 'header missing':
+			return { kind, body, header: undefined };
+		case 'header empty':
+			return { kind, body, header: '' };
+		case 'header duplicated':
+			return {
+				kind,
+				body,
+				header: random() < 0.5 ? [digest, digest] : [digest, hmacHex(body, 'other')],
+			};
+		default:
+			return { kind, body, header: `${digest}, ${digest}` };
+	}
+}
+
+/** Guards the fuzzer itself: a "mutation" the service could have sent is no mutation. */
+function couldBeGenuine(mutation: Mutation, signingSecret: string): boolean {
+	return (
+		typeof mutation.header === 'string' &&
+		mutation.header.toLowerCase() === hmacHex(mutation.body, signingSecret)
+	);
+}
+
+function headersFor(mutation: Mutation, random: () => number): Record<string, string | string[]> {
+	const headers: Record<string, string | string[]> = { 'content-type': 'application/json' };
+	const name = [SIGNATURE, SIGNATURE.toLowerCase(), SIGNATURE.toUpperCase()][
+		Math.floor(random() * 3)
+	];
+	if (mutation.header !== undefined) headers[name] = mutation.header;
+	return headers;
+}
+
+beforeAll(async () => {
+	sandbox = await startTestSandbox();
+	receiver = await HttpsReceiver.start();
+	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+	trigger = createTriggerHarness(
+		{ events: ['*'], subscription: 'automatic', options: {} },
+		credentialsOf(sandbox),
+		{ webhookBaseUrl: receiver.baseUrl },
+	);
+	receiver.attach(trigger);
+	await trigger.activate();
+	const [subscription] = sandbox.control.webhooks();
+	secret = subscription.secret;
+	trace.addSecret(secret, 'the signing secret');
+	expect(trigger.staticData.signingSecret).toBe(secret);
+});
+
+afterAll(async () => {
+	await trigger.deactivate();
+	await receiver.close();
+	await sandbox.close();
+});
+
+const byKind = new Map<string, { sent: number; refused: number }>();
+let inProcess = { sent: 0, refused: 0, runs: 0, thrown: 0 };
+let overHttp = { sent: 0, refused: 0, runs: 0 };
+let genuine = { sent: 0, accepted: 0 };
+
+function tally(kind: string, result: DeliveryResult): void {
+	const entry = byKind.get(kind) ?? { sent: 0, refused: 0 };
+	entry.sent++;
+	if (result.statusCode === 401 && result.runs.length === 0) entry.refused++;
+	byKind.set(kind, entry);
+}
+
+it(`answers ${count(DELIVERIES)} fuzzed deliveries with 401 and starts no run`, async () => {
+	const random = seededRandom(SEED);
+	const bodies = eventBodies();
+	const otherSecrets = [sandbox.keys.full, randomBytes(32).toString('hex')];
+	const startedAt = Date.now();
+	const slips: string[] = [];
+
+	for (let turn = 0; inProcess.sent < DELIVERIES; turn++) {
+		const mutation = mutate(random, turn, bodies, secret, otherSecrets);
+		if (couldBeGenuine(mutation, secret)) continue;
+		const result = await trigger.deliver({
+			body: mutation.body,
+			headers: headersFor(mutation, random),
+		});
+		trace.addDelivery(`fuzzed delivery ${turn} (${mutation.kind})`, result);
+		inProcess.sent++;
+		inProcess.runs += result.runs.length;
+		if (result.error) inProcess.thrown++;
+		if (result.statusCode === 401 && result.runs.length === 0) inProcess.refused++;
+		else if (slips.length < 5) slips.push(`turn ${turn} (${mutation.kind}): ${result.statusCode}`);
+		tally(mutation.kind, result);
+
+		// Every 100th turn a genuine delivery proves the trigger is listening at all.
+		if (turn % 100 === 0) {
+			const body = Buffer.from(
+				JSON.stringify({
+					event: 'lead.qualified',
+					timestamp: new Date(Date.UTC(2025, 0, 1) + turn).toISOString(),
+					organization_id: 'org_alpha',
+					data: { id: `lead_genuine_${turn}`, name: 'Genuine', score: 90, status: 'qualified' },
+				}),
+			);
+			const valid = await trigger.deliver({
+				body,
+				headers: { 'content-type': 'application/json', [SIGNATURE]: hmacHex(body, secret) },
+			});
+			trace.addDelivery(`genuine delivery ${turn}`, valid);
+			genuine.sent++;
+			if (valid.statusCode === 200 && valid.runs.length === 1) genuine.accepted++;
+		}
+	}
+	const elapsed = Date.now() - startedAt;
+	(inProcess as IDataObject).elapsed = elapsed;
+
+	expect(slips).toEqual([]);
+	expect(inProcess.refused).toBe(DELIVERIES);
+	expect(inProcess.runs).toBe(0);
+	expect(inProcess.thrown).toBe(0);
+	expect(genuine.accepted).toBe(genuine.sent);
+	expect(byKind.size).toBe(16);
+});
+
+it(`answers a sample of ${HTTP_SAMPLE} fuzzed deliveries sent by the service over HTTPS with 401, starting no run`, async () => {
+	const random = seededRandom(SEED + 1);
+	const bodies = eventBodies();
+	const subscriptionId = String(trigger.staticData.subscriptionId);
+	receiver.received.length = 0;
+
+	for (let turn = 0; overHttp.sent < HTTP_SAMPLE; turn++) {
+		const mutation = mutate(random, turn, bodies, secret, [sandbox.keys.full]);
+		// An absent header cannot be asked of the service: it always signs. Sent empty instead.
+		if (couldBeGenuine(mutation, secret)) continue;
+		const header = mutation.header ?? '';
+		const answer = await sandbox.control.deliverRaw(subscriptionId, mutation.body, {
+			[SIGNATURE]: header as string,
+		});
+		overHttp.sent++;
+		if (answer.status === 401) overHttp.refused++;
+	}
+	for (const request of receiver.received) {
+		if (request.result) trace.addDelivery('fuzzed delivery over HTTPS', request.result);
+		overHttp.runs += request.result?.runs.length ?? 0;
+	}
+
+	// The same path with the service's own signature is accepted: the sample tested the check.
+	const body = Buffer.from(
+		JSON.stringify({
+			event: 'lead.qualified',
+			timestamp: new Date().toISOString(),
+			organization_id: 'org_alpha',
+			data: { id: 'lead_https_genuine', score: 88 },
+		}),
+	);
+	const genuineOverHttp = await sandbox.control.deliverRaw(subscriptionId, body);
+
+	expect(overHttp.refused).toBe(HTTP_SAMPLE);
+	expect(overHttp.runs).toBe(0);
+	expect(receiver.received).toHaveLength(HTTP_SAMPLE + 1);
+	expect(genuineOverHttp.status).toBe(200);
+	expect(receiver.received[HTTP_SAMPLE].result?.runs).toHaveLength(1);
+});
+
+afterAll(() => {
+	const kinds = [...byKind.entries()]
+		.map(([kind, { sent, refused }]) => `${kind} ${refused}/${sent}`)
+		.join(', ');
+	recordFigure({
+		id: 'fuzzedDeliveries',
+		pass:
+			inProcess.sent === 10_000 &&
+			inProcess.refused === inProcess.sent &&
+			inProcess.runs === 0 &&
+			overHttp.sent > 0 &&
+			overHttp.refused === overHttp.sent &&
+			overHttp.runs === 0,
+		measured:
+			`in-process (n8n WebhookContext): ${count(inProcess.refused)}/${count(inProcess.sent)} answered 401 ` +
+			`(${((100 * inProcess.refused) / Math.max(1, inProcess.sent)).toFixed(2)}%), ${inProcess.runs} runs, ` +
+			`${seconds(Number((inProcess as IDataObject).elapsed ?? 0))}; over HTTPS from the service: ` +
+			`${overHttp.refused}/${overHttp.sent} answered 401, ${overHttp.runs} runs; ` +
+			`${genuine.accepted}/${genuine.sent} genuine deliveries mixed in were accepted with one run each; by kind: ${kinds}`,
+	});
+});
+
+it('shows neither the API keys nor the signing secret in any answer, run item or log line of this file', () => {
+	expect(trace.scan()).toEqual([]);
+});

@@ -1,0 +1,136 @@
+// Offered load three times the rate limit: several workflows with many items each, in parallel,
+// on two API keys. The node must finish every execution, and it should spend at most one 429 per
+// window and key: the service reports what is left of the window on every answer.
+
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runActionNode, startTestSandbox, type RunningSandbox } from '../harness';
+import { NODE, byId, credentialsOf, seconds } from './support/common';
+import { recordFigure } from './support/figures';
+import { SecretTrace } from './support/trace';
+
+const LIMIT = 30;
+const WINDOW_MS = 1_000;
+const WORKFLOWS_PER_KEY = 3;
+/** Each key is offered 3 × LIMIT requests at once (not scaled: it takes seconds). */
+const ITEMS_PER_WORKFLOW = LIMIT;
+const KEYS = ['full', 'otherOrganization'] as const;
+const ORGANIZATION = { full: 'org_alpha', otherOrganization: 'org_beta' } as const;
+
+let sandbox: RunningSandbox;
+const trace = new SecretTrace('rateLimit.reliability.ts');
+
+beforeAll(async () => {
+	sandbox = await startTestSandbox();
+	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+/** Three kinds of work per key: reading leads, updating leads, reading conversations. */
+function workflowsFor(key: (typeof KEYS)[number]): Array<{
+	parameters: INodeParameters;
+	inputItems: Array<Record<string, string>>;
+}> {
+	const state = sandbox.control.state();
+	const organization = ORGANIZATION[key];
+	const leads = state.leads.filter((lead) => lead.organization_id === organization);
+	const conversations = state.conversations.filter(
+		(conversation) => conversation.organization_id === organization,
+	);
+	const pick = <T>(list: T[], index: number) => list[index % list.length];
+	const items = (make: (index: number) => Record<string, string>) =>
+		Array.from({ length: ITEMS_PER_WORKFLOW }, (_, index) => make(index));
+	return [
+		{
+			parameters: { resource: 'lead', operation: 'get', lead: byId('={{ $json.lead }}') },
+			inputItems: items((index) => ({ lead: pick(leads, index).id })),
+		},
+		{
+			parameters: {
+				resource: 'lead',
+				operation: 'update',
+				lead: byId('={{ $json.lead }}'),
+				updateFields: { vehicleInterest: '={{ $json.interest }}' },
+			},
+			inputItems: items((index) => ({
+				lead: pick(leads, index + 7).id,
+				interest: `Reliability interest ${index}`,
+			})),
+		},
+		{
+			parameters: {
+				resource: 'conversation',
+				operation: 'get',
+				conversation: byId('={{ $json.conversation }}'),
+				options: { splitMessages: false },
+			},
+			inputItems: items((index) => ({ conversation: pick(conversations, index).id })),
+		},
+	].slice(0, WORKFLOWS_PER_KEY);
+}
+
+it(`finishes every execution with at most one 429 per ${WINDOW_MS} ms window and key when offered 3× the limit`, async () => {
+	sandbox.control.reset();
+	sandbox.control.setRateLimit(LIMIT, WINDOW_MS);
+	// Start on a fresh window, so the first window is as full as the others.
+	await new Promise((resolve) => setTimeout(resolve, WINDOW_MS - (Date.now() % WINDOW_MS) + 5));
+	const startedAt = Date.now();
+
+	const runs = await Promise.all(
+		KEYS.flatMap((key) =>
+			workflowsFor(key).map(async ({ parameters, inputItems }, index) => {
+				const result = await runActionNode(parameters, credentialsOf(sandbox, key), {
+					inputItems,
+				});
+				trace.addRun(`${key} workflow ${index + 1}`, result);
+				return { key, result, items: inputItems.length };
+			}),
+		),
+	);
+	const elapsed = Date.now() - startedAt;
+
+	const failed = runs.filter(
+		({ result, items }) =>
+			result.status !== 'success' ||
+			result.output(NODE).length !== items ||
+			result.output(NODE).some((item) => item.json.error !== undefined),
+	);
+	const requests = sandbox.control.requests().filter((request) => request.path.startsWith('/v1/'));
+	const perWindow = new Map<string, number>();
+	for (const request of requests.filter((r) => r.status === 429)) {
+		const window = `${request.key}@${Math.floor(request.at / WINDOW_MS)}`;
+		perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+	}
+	const windowsUsed = new Set(requests.map((r) => `${r.key}@${Math.floor(r.at / WINDOW_MS)}`));
+	const worst = Math.max(0, ...perWindow.values());
+	const total429 = [...perWindow.values()].reduce((sum, n) => sum + n, 0);
+	const offered = KEYS.length * WORKFLOWS_PER_KEY * ITEMS_PER_WORKFLOW;
+	const perKeyOffered = WORKFLOWS_PER_KEY * ITEMS_PER_WORKFLOW;
+
+	recordFigure({
+		id: 'rateLimit',
+		pass: failed.length === 0 && worst <= 1 && perKeyOffered >= 3 * LIMIT,
+		measured:
+			`${runs.length - failed.length}/${runs.length} executions succeeded ` +
+			`(${KEYS.length} keys × ${WORKFLOWS_PER_KEY} workflows × ${ITEMS_PER_WORKFLOW} items; ` +
+			`${perKeyOffered} requests offered at once per key against ${LIMIT} per ${WINDOW_MS} ms = ${(perKeyOffered / LIMIT).toFixed(1)}×); ` +
+			`${total429} × 429 over ${windowsUsed.size} key-windows, at most ${worst} in one window of one key; ` +
+			`${requests.length} requests for ${offered} items in ${seconds(elapsed)}`,
+	});
+
+	expect(
+		failed.map(({ key, result }) => `${key}: ${result.error?.message ?? 'error items'}`),
+	).toEqual([]);
+	expect(worst).toBeLessThanOrEqual(1);
+	// Every request was answered once it went through: nothing beyond the items and the 429s.
+	expect(requests.length).toBe(offered + total429);
+	// It really was 3× the limit: the run needed at least three windows per key.
+	expect(elapsed).toBeGreaterThanOrEqual(2 * WINDOW_MS);
+});
+
+it('shows the API keys in no output item, error or log line of this file', () => {
+	expect(trace.scan()).toEqual([]);
+});

@@ -1,0 +1,133 @@
+// The error paths where an API key or a signing secret is most likely to slip out: a revoked or
+// suspended key, a service that is unreachable, a rate limit given up on, a failing
+// subscription, the credential test. Each file of the suite also searches everything it
+// captured; this one adds the paths the other scenarios do not take.
+
+import type { INodeParameters } from 'n8n-workflow';
+
+import {
+	createTriggerHarness,
+	runActionNode,
+	runCredentialTest,
+	startTestSandbox,
+	type RunningSandbox,
+} from '../harness';
+import { byId, credentialsOf } from './support/common';
+import { SecretTrace } from './support/trace';
+
+let sandbox: RunningSandbox;
+const trace = new SecretTrace('secrets.reliability.ts');
+
+beforeAll(async () => {
+	sandbox = await startTestSandbox();
+	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+const GET_LEAD: INodeParameters = {
+	resource: 'lead',
+	operation: 'get',
+	lead: byId('lead_missing1'),
+};
+
+it('the search finds a key planted where it must not be (the scan itself works)', () => {
+	const probe = new SecretTrace('probe');
+	probe.addSecret(sandbox.keys.full, 'an API key');
+	probe.addText('a planted log line', `debug: sending X-API-Key ${sandbox.keys.full}`);
+	expect(probe.find()).toEqual([{ secret: 'an API key', where: 'a planted log line' }]);
+});
+
+it.each([
+	['a revoked key (401)', 'revoked', GET_LEAD],
+	['a suspended account (403)', 'suspended', GET_LEAD],
+	[
+		'a read-only key writing (403)',
+		'readOnly',
+		{
+			resource: 'lead',
+			operation: 'create',
+			name: 'Ana',
+			phone: '+5491155550123',
+			channel: 'api',
+			additionalFields: {},
+		},
+	],
+	['a lead of another organization (404)', 'otherOrganization', GET_LEAD],
+] as const)('%s: the error names the status, never the key', async (_label, key, parameters) => {
+	const result = await runActionNode(parameters, credentialsOf(sandbox, key));
+	trace.addRun(`${key} key`, result);
+	expect(result.status).toBe('error');
+	expect(result.error?.httpCode).toMatch(/^4\d\d$/);
+});
+
+it('an unreachable service (connection refused, retried): the error never shows the key', async () => {
+	const result = await runActionNode(GET_LEAD, {
+		apiKey: sandbox.keys.full,
+		baseUrl: 'http://127.0.0.1:9/v1',
+	});
+	trace.addRun('connection refused', result);
+	expect(result.status).toBe('error');
+});
+
+it('a Base URL carrying the key in its user part is refused without echoing it', async () => {
+	const result = await runActionNode(GET_LEAD, {
+		apiKey: sandbox.keys.full,
+		baseUrl: `http://${sandbox.keys.full}@127.0.0.1:${sandbox.port}/api`,
+	});
+	trace.addRun('base URL with user info', result);
+	expect(result.status).toBe('error');
+});
+
+it('a 429 given up on once the retries run out: the error never shows the key', async () => {
+	sandbox.control.injectFaults({ kind: 'status', status: 429, count: 20 });
+	const result = await runActionNode(GET_LEAD, credentialsOf(sandbox), { continueOnFail: true });
+	sandbox.control.clearFaults();
+	trace.addRun('429', result);
+	expect(result.status).toBe('success');
+});
+
+it('the credential test with a revoked key', async () => {
+	const outcome = await runCredentialTest(credentialsOf(sandbox, 'revoked'));
+	trace.addText('credential test', JSON.stringify(outcome));
+	expect(outcome.status).toBe('Error');
+});
+
+it('a trigger whose subscription fails, and one whose deliveries are refused: neither the key nor the secret is shown', async () => {
+	const parameters = { events: ['lead.qualified'], subscription: 'automatic', options: {} };
+	const failing = createTriggerHarness(parameters, credentialsOf(sandbox, 'readOnly'), {
+		webhookBaseUrl: 'https://n8n.dealer-group.example/',
+	});
+	try {
+		await failing.activate();
+	} catch (error) {
+		trace.addError('subscription refused', error);
+	}
+	trace.addText('failing trigger logs', failing.logs.join('\n'));
+
+	const trigger = createTriggerHarness(parameters, credentialsOf(sandbox), {
+		webhookBaseUrl: 'https://n8n.dealer-group.example/',
+	});
+	await trigger.activate();
+	const secret = String(trigger.staticData.signingSecret);
+	trace.addSecret(secret, 'the signing secret');
+	const body = JSON.stringify({ event: 'lead.qualified', data: { id: 'lead_1' } });
+	for (const header of ['', 'zz', secret, sandbox.keys.full]) {
+		trace.addDelivery(
+			'refused delivery',
+			await trigger.deliver({ body, headers: { 'x-service-signature': header } }),
+		);
+	}
+	sandbox.control.injectFaults({ kind: 'status', status: 500, count: 20, method: 'DELETE' });
+	await trigger.deactivate();
+	sandbox.control.clearFaults();
+	trace.addText('trigger logs', trigger.logs.join('\n'));
+	// The secret really was in play: the subscription exists and is remembered for deletion.
+	expect(sandbox.control.webhooks().some((webhook) => webhook.secret === secret)).toBe(true);
+});
+
+it('shows neither the API keys nor the signing secret in any error, output item, answer or log line of this file', () => {
+	expect(trace.scan()).toEqual([]);
+});
