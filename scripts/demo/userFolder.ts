@@ -1,0 +1,10 @@
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+// n8n-core keeps an instance config (encryption key) in its user folder, ~/.n8n by default. The
+// demo must leave a developer's own n8n setup alone, so it gets a folder of its own. Imported
+// before anything that loads n8n-core.
+export const demoUserFolder = mkdtempSync(join(tmpdir(), 'lc-demo-n8n-'));
+process.env.N8N_USER_FOLDER = demoUserFolder;
+process.on('exit', () => rmSync(demoUserFolder, { recursive: true, force: true }));

@@ -1,0 +1,37 @@
+import { join } from 'path';
+
+import { installDir, node24Bin } from './paths';
+import { runCommand } from './processes';
+
+// n8n's sqlite3 module is compiled for Node 24, so queries run in a short Node 24 child process.
+const queryScript = `
+const sqlite3 = require(process.argv[1]);
+const db = new sqlite3.Database(process.argv[2], sqlite3.OPEN_READONLY);
+db.configure('busyTimeout', 5000);
+db.all(process.argv[3], JSON.parse(process.argv[4]), (error, rows) => {
+	db.close();
+	if (error) { process.stderr.write(String(error)); process.exit(1); }
+	process.stdout.write(JSON.stringify(rows));
+});`;
+
+/** Reads rows from the sqlite database of an n8n user folder (read-only). */
+export async function queryN8nDatabase<T = Record<string, unknown>>(
+	userFolder: string,
+	sql: string,
+	params: unknown[] = [],
+): Promise<T[]> {
+	const result = await runCommand(
+		node24Bin,
+		[
+			'-e',
+			queryScript,
+			join(installDir, 'node_modules', 'sqlite3'),
+			join(userFolder, '.n8n', 'database.sqlite'),
+			sql,
+			JSON.stringify(params),
+		],
+		{ timeoutMs: 30_000 },
+	);
+	if (result.code !== 0) throw new Error(`sqlite query failed: ${result.stderr}`);
+	return JSON.parse(result.stdout) as T[];
+}

@@ -1,0 +1,309 @@
+import { readdirSync, readFileSync, statSync } from 'fs';
+import { join } from 'path';
+
+import { builtInNodeTypes, spreadsheetCsv } from '../../../scripts/demo/n8nCoreNodes';
+import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import { runWorkflow, type WorkflowSpec } from '../../harness';
+import { nodeOutput, waitForExecutions, waitForTriggerStatus } from '../lib/executions';
+import { n8nCli, parseRawOutput } from '../lib/n8n-cli';
+import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../lib/n8n-server';
+import { examplesDir, repoRoot } from '../lib/paths';
+import { runCommand, waitFor } from '../lib/processes';
+import { importWorkflows, prepareUserFolder } from '../lib/setup';
+import { makeSelfSignedCertificate } from '../lib/tls';
+
+// The example workflows of examples/ inside real n8n: the scheduled ones run with `n8n execute`
+// (through their "Run now" trigger), the round robin one activated in n8n serving HTTPS.
+// The same workflows also run through the in-process engine `npm run demo` uses, against a
+// sandbox with the same seed, to prove the demo tells what real n8n would do.
+
+const SEED = 20261121;
+const LEADS = 24;
+const ROSTER = ['user_ana_lopez', 'user_bruno_diaz', 'user_carla_ruiz'];
+
+interface RunJson {
+	data: { resultData: { runData: Record<string, any[]>; error?: { message: string } } };
+}
+
+let sandbox: RunningSandbox;
+let userFolder: string;
+
+function example(file: string): WorkflowSpec & { id: string } {
+	return JSON.parse(readFileSync(join(examplesDir, file), 'utf8'));
+}
+
+async function execute(workflowId: string): Promise<RunJson> {
+	const result = await n8nCli(userFolder, ['execute', `--id=${workflowId}`, '--rawOutput']);
+	const run = parseRawOutput(result.stdout) as RunJson;
+	if (run.data.resultData.error) throw new Error(run.data.resultData.error.message);
+	return run;
+}
+
+function output(run: RunJson, nodeName: string): Array<{ json: any; binary?: any }> {
+	const tasks = run.data.resultData.runData[nodeName];
+	return tasks ? tasks[tasks.length - 1].data.main[0] : [];
+}
+
+/** The bytes of a file n8n keeps in its binary data storage (filesystem mode, n8n's default). */
+function storedFile(binary: { id?: string; data: string }): Buffer {
+	if (!binary.id) return Buffer.from(binary.data, 'base64');
+	const name = binary.id.split('/').pop()!;
+	const found: string[] = [];
+	const walk = (dir: string) => {
+		for (const entry of readdirSync(dir)) {
+			const path = join(dir, entry);
+			if (statSync(path).isDirectory()) walk(path);
+			else if (entry === name) found.push(path);
+		}
+	};
+	walk(join(userFolder, '.n8n'));
+	if (found.length !== 1) throw new Error(`Cannot find the stored file of ${binary.id}`);
+	return readFileSync(found[0]);
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, leads: LEADS, seed: SEED });
+	userFolder = await prepareUserFolder('examples', {
+		baseUrl: sandbox.baseUrl,
+		apiKey: sandbox.keys.full,
+	});
+	await importWorkflows(
+		userFolder,
+		[
+			'leads-to-spreadsheet.json',
+			'qualified-lead-round-robin.json',
+			'stalled-conversation-nudge.json',
+		].map((file) => join(examplesDir, file)),
+	);
+}, 180_000);
+
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+/** The same workflow through the engine `npm run demo` uses, on a twin sandbox. */
+async function inDemoEngine(
+	file: string,
+	startNode: string,
+	prepare?: (twin: RunningSandbox) => void,
+) {
+	const twin = await startSandbox({ port: 0, leads: LEADS, seed: SEED });
+	try {
+		prepare?.(twin);
+		const result = await runWorkflow(
+			example(file),
+			{ apiKey: twin.keys.full, baseUrl: twin.baseUrl },
+			{
+				nodeTypes: builtInNodeTypes,
+				startNode,
+				mode: 'trigger',
+			},
+		);
+		expect(result.status).toBe('success');
+		return result;
+	} finally {
+		await twin.close();
+	}
+}
+
+describe('example: new leads to a spreadsheet file', () => {
+	const ID = example('leads-to-spreadsheet.json').id;
+	let firstCsv: Buffer;
+
+	it('the first run puts every lead into one CSV file, as n8n’s Convert to File writes it', async () => {
+		const run = await execute(ID);
+		const leads = output(run, 'New leads since last run').map((item) => item.json);
+		expect(leads).toHaveLength(LEADS);
+		expect(Object.keys(leads[0])).toEqual([
+			'id',
+			'name',
+			'phone',
+			'email',
+			'channel',
+			'vehicle_interest',
+			'score',
+			'intent',
+			'status',
+			'assigned_to',
+			'created_at',
+			'updated_at',
+			'last_activity_at',
+			'organization_id',
+		]);
+
+		const [file] = output(run, 'Spreadsheet file');
+		expect(file.binary.data).toMatchObject({ mimeType: 'text/csv', fileExtension: 'csv' });
+		expect(file.binary.data.fileName).toMatch(/^new-leads-\d{4}-\d{2}-\d{2}-\d{4}\.csv$/);
+		firstCsv = storedFile(file.binary.data);
+		expect(firstCsv.toString('utf8').split('\n')).toHaveLength(LEADS + 1);
+		// The demo's CSV writer gives the same bytes for the same rows.
+		expect(spreadsheetCsv(leads).equals(firstCsv)).toBe(true);
+	});
+
+	it('the next runs bring only the leads created since, then nothing', async () => {
+		const arrived = [
+			sandbox.control.createChannelLead({ name: 'Valentina Ríos', channel: 'chat_app' }),
+			sandbox.control.createChannelLead({ name: 'Tomás Herrera', channel: 'marketplace' }),
+		];
+		const second = await execute(ID);
+		const leads = output(second, 'New leads since last run').map((item) => item.json);
+		expect(leads.map((lead) => lead.id).sort()).toEqual(arrived.map((lead) => lead.id).sort());
+		expect(
+			storedFile(output(second, 'Spreadsheet file')[0].binary.data).toString('utf8'),
+		).toContain('Valentina Ríos');
+
+		const third = await execute(ID);
+		expect(output(third, 'New leads since last run')).toEqual([]);
+		expect(third.data.resultData.runData['Spreadsheet file']).toBeUndefined();
+	});
+
+	it('the demo engine writes the same first file', async () => {
+		const result = await inDemoEngine('leads-to-spreadsheet.json', 'Every hour');
+		const [file] = result.output('Spreadsheet file');
+		expect(Buffer.from(file.binary!.data.data, 'base64').equals(firstCsv)).toBe(true);
+	});
+});
+
+describe('example: nudge stalled conversations', () => {
+	const ID = example('stalled-conversation-nudge.json').id;
+	const touchRecent = (service: RunningSandbox) => {
+		const open = service.control
+			.state()
+			.conversations.filter((c) => c.organization_id === 'org_alpha' && c.status === 'open');
+		for (const conversation of open.slice(0, 2))
+			service.control.reachMilestone(conversation.id, 'budget_identified');
+	};
+
+	it('only open conversations quiet for more than 2 days get the follow-up, in real n8n and in the demo', async () => {
+		touchRecent(sandbox);
+		const twoDaysAgo = Date.now() - 2 * 24 * 3600 * 1000;
+		const open = sandbox.control
+			.state()
+			.conversations.filter((c) => c.organization_id === 'org_alpha' && c.status === 'open');
+		const stalled = open.filter((c) => Date.parse(c.last_message_at) < twoDaysAgo).map((c) => c.id);
+		expect(stalled.length).toBeGreaterThan(0);
+		expect(stalled.length).toBeLessThan(open.length);
+
+		const run = await execute(ID);
+		const sent = output(run, 'Send follow-up').map((item) => item.json);
+		expect(sent.map((message) => message.conversation_id).sort()).toEqual([...stalled].sort());
+		for (const message of sent) {
+			expect(message).toMatchObject({ direction: 'outbound', sent_by: 'human' });
+			expect(message.content).toMatch(/^Hi! Just checking in/);
+		}
+
+		const demo = await inDemoEngine(
+			'stalled-conversation-nudge.json',
+			'Every day at 9',
+			touchRecent,
+		);
+		expect(
+			demo
+				.output('Send follow-up')
+				.map((item) => item.json.conversation_id)
+				.sort(),
+		).toEqual([...stalled].sort());
+	});
+});
+
+describe('example: assign qualified leads by round robin (activated in n8n over HTTPS)', () => {
+	const ID = example('qualified-lead-round-robin.json').id;
+	let n8n: N8nServer;
+	let api: N8nPublicApi;
+
+	beforeAll(async () => {
+		n8n = await startN8n({ userFolder, certificate: await makeSelfSignedCertificate(userFolder) });
+		const session = await N8nSession.signIn(n8n);
+		api = new N8nPublicApi(n8n, await session.createApiKey());
+	}, 180_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	it('each qualified lead scoring 70+ goes to the next advisor and is told one will call', async () => {
+		expect((await api.request('POST', `/workflows/${ID}/activate`)).status).toBe(200);
+		expect((await waitForTriggerStatus(userFolder, ID))[0].status).toBe('activated');
+		expect(sandbox.control.webhooks()).toHaveLength(1);
+
+		const state = sandbox.control.state();
+		const openByLead = new Map(
+			state.conversations.filter((c) => c.status === 'open').map((c) => [c.lead_id, c.id]),
+		);
+		const leads = state.leads.filter(
+			(l) =>
+				l.organization_id === 'org_alpha' &&
+				['new', 'in_conversation'].includes(l.status) &&
+				openByLead.has(l.id),
+		);
+		const scores = [88, 62, 74, 91, 79];
+		const expectedAdvisor = [ROSTER[0], null, ROSTER[1], ROSTER[2], ROSTER[0]];
+		let runs = 0;
+		for (const [index, score] of scores.entries()) {
+			sandbox.control.qualifyLead(leads[index].id, score);
+			await sandbox.control.whenDeliveriesSettled();
+			if (expectedAdvisor[index] === null) continue;
+			runs++;
+			const executions = await waitForExecutions(api, ID, runs);
+			expect(executions.every((e) => e.status === 'success')).toBe(true);
+		}
+
+		const after = sandbox.control.state();
+		for (const [index, advisor] of expectedAdvisor.entries()) {
+			const lead = after.leads.find((l) => l.id === leads[index].id)!;
+			// The workflow writes in the lead's first open conversation the service lists.
+			const told = after.conversations
+				.filter((c) => c.lead_id === lead.id)
+				.some((c) =>
+					c.messages.some(
+						(m) => m.sent_by === 'human' && m.content === 'An advisor will contact you shortly',
+					),
+				);
+			if (advisor === null) {
+				expect(lead).toMatchObject({ status: 'qualified', assigned_to: null });
+				expect(told).toBe(false);
+			} else {
+				expect(lead).toMatchObject({ status: 'assigned', assigned_to: advisor });
+				expect(told).toBe(true);
+			}
+		}
+		const [latest] = await waitForExecutions(api, ID, runs);
+		expect(nodeOutput(latest, 'Tell the lead')[0].json.content).toBe(
+			'An advisor will contact you shortly',
+		);
+
+		expect((await api.request('POST', `/workflows/${ID}/deactivate`)).status).toBe(200);
+		await waitFor('the subscription to be deleted', () =>
+			sandbox.control.webhooks().length === 0 ? true : undefined,
+		);
+	});
+});
+
+test('`npm run demo` runs the three examples and tells what happened, in well under a minute', async () => {
+	const result = await runCommand(
+		join(repoRoot, 'node_modules', '.bin', 'ts-node'),
+		['--transpile-only', 'scripts/demo.ts'],
+		{ cwd: repoRoot, timeoutMs: 60_000 },
+	);
+	expect(result.code).toBe(0);
+	expect(result.stdout).toMatch(/first run: \d+ lead\(s\) went into new-leads-[\d-]+\.csv/);
+	expect(result.stdout).toContain('third run: no new leads, so no file.');
+	expect(result.stdout).toMatch(/\(score 88\) qualified → assigned to user_ana_lopez/);
+	expect(result.stdout).toContain('qualified: no run, the trigger only starts for 70 or more.');
+	expect(result.stdout).toMatch(/\d+ stalled one\(s\) got a follow-up/);
+	expect(result.durationMs).toBeLessThan(60_000);
+}, 90_000);
+
+test('every example in examples/ is one of the workflows this suite runs', () => {
+	const files = readdirSync(examplesDir)
+		.filter((file) => file.endsWith('.json'))
+		.sort();
+	expect(files).toEqual([
+		'leads-to-spreadsheet.json',
+		'qualified-lead-round-robin.json',
+		'stalled-conversation-nudge.json',
+	]);
+	const ids = files.map((file) => example(file).id);
+	for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9]{1,21}$/);
+	expect(new Set(ids).size).toBe(ids.length);
+});
