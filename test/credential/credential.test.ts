@@ -11,6 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { LeadConversationsApi } from '../../credentials/LeadConversationsApi.credentials';
+import { n8nEngine } from '../compat/engine';
 import {
 	runActionNode,
 	runCredentialTest,
@@ -19,11 +20,22 @@ import {
 	type RunningSandbox,
 } from '../harness';
 
-const KEY_REJECTED = 'API key rejected: missing, invalid or revoked';
-const NOT_PERMITTED =
-	'API key accepted but not allowed to read agents: restricted scope, suspended account or plan tier';
-const WRONG_BASE_URL =
-	'Base URL not found: it must be the service address ending in /v1, like https://api.example.com/v1';
+// n8n 1.x loses the HTTP error behind a failed test request (n8n-workflow 1.x resets a
+// NodeApiError's `cause`), so its Test button skips the credential's rules and shows n8n's own
+// message for the status.
+const onN8n1 = n8nEngine.major === 1;
+const KEY_REJECTED = onN8n1
+	? 'Authorization failed - please check your credentials'
+	: 'API key rejected: missing, invalid or revoked';
+const NOT_PERMITTED = onN8n1
+	? 'Forbidden - perhaps check your credentials?'
+	: 'API key accepted but not allowed to read agents: restricted scope, suspended account or plan tier';
+const WRONG_BASE_URL = onN8n1
+	? 'The resource you are requesting could not be found'
+	: 'Base URL not found: it must be the service address ending in /v1, like https://api.example.com/v1';
+const CONNECTION_REFUSED = onN8n1
+	? 'The service refused the connection - perhaps it is offline'
+	: 'ECONNREFUSED';
 
 /** Test-only node: one authenticated GET of a path under the credential's Base URL. */
 class AuthenticatedGet implements INodeType {
@@ -156,7 +168,7 @@ describe('Lead Conversations API credential', () => {
 				baseUrl: `http://127.0.0.1:${port}/v1`,
 			});
 
-			expect(outcome).toMatchObject({ status: 'Error', message: 'ECONNREFUSED' });
+			expect(outcome).toMatchObject({ status: 'Error', message: CONNECTION_REFUSED });
 		});
 
 		it('never puts the key into its message or the log', async () => {
