@@ -24,22 +24,19 @@ import { nextPageSize, pageQuery, readListPage, recordsToKeep, stopAfterPage } f
 import type { Headers, PacingState } from './rateLimit';
 import {
 	MAX_RATE_LIMIT_RETRIES,
-	TRANSIENT_BACKOFF,
 	WaitBudget,
-	backoffMs,
-	forgetWindow,
 	pacingStateFor,
 	pacingWaitMs,
-	recordRateLimitHeaders,
+	settleSlot,
+	takeSlot,
 	waitAfterRateLimit,
 } from './rateLimit';
-import type { NetworkFailure } from './retryPolicy';
+import type { AttemptFailure, NetworkFailure } from './retryPolicy';
 import {
 	MAX_TRANSIENT_RETRIES,
 	classifyNetworkError,
+	decideRetry,
 	describeNetworkCode,
-	shouldRetryNetworkFailure,
-	shouldRetryStatus,
 } from './retryPolicy';
 import { explainServiceError, serviceWords } from './serviceError';
 
@@ -62,7 +59,10 @@ export interface ApiResponse<T> {
 	headers: IDataObject;
 }
 
-/** Generous for a JSON API; a slow answer to GET or PATCH is retried, to POST it is not. */
+/**
+ * Generous for a JSON API; a slow answer to GET or PATCH is retried, to POST it is not. Fixed:
+ * making it shorter for tests would take a user-visible option or an environment variable.
+ */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** Waits are slept in slices so that a cancelled execution stops waiting promptly. */
 const WAIT_SLICE_MS = 1_000;
@@ -243,21 +243,46 @@ async function sendOnce(
 	}
 }
 
-/** Waits for the window to reset when it is known to be used up. */
-async function paceBeforeSending(
+/**
+ * Takes a slot of the key's rate-limit window, first waiting for the reset while the window is
+ * known to be used up (by this request's neighbours too: they take their slots before sending).
+ */
+async function takeSlotBeforeSending(
 	this: ApiContext,
 	connection: Connection,
 	budget: WaitBudget,
 	itemIndex?: number,
-): Promise<void> {
-	const pacing = pacingWaitMs(connection.pacing, Date.now());
-	// Pacing is only a saving: a wait that does not fit the budget is left to the service,
-	// which answers 429 with a reset time the 429 handling can judge.
-	if (pacing === 0 || !budget.fits(pacing)) return;
-	this.logger.debug(`Rate limit used up: waiting ${pacing} ms for the window to reset`);
-	budget.spend(pacing);
-	await waitFor.call(this, pacing, itemIndex);
-	forgetWindow(connection.pacing);
+): Promise<number> {
+	for (;;) {
+		const pacing = pacingWaitMs(connection.pacing, Date.now());
+		// Pacing is only a saving: a wait that does not fit the budget is left to the service,
+		// which answers 429 with a reset time the 429 handling can judge.
+		if (pacing === 0 || !budget.fits(pacing)) break;
+		this.logger.debug(`Rate limit used up: waiting ${pacing} ms for the window to reset`);
+		budget.spend(pacing);
+		await waitFor.call(this, pacing, itemIndex);
+		// Neighbours that woke up first may have used up the new window already: look again.
+	}
+	return takeSlot(connection.pacing, Date.now());
+}
+
+/** One attempt in the slot taken for it; the slot is freed whatever the outcome. */
+async function sendInSlot(
+	this: ApiContext,
+	connection: Connection,
+	slot: number,
+	method: IHttpRequestMethods,
+	path: string,
+	options: ApiRequestOptions,
+): Promise<SendOutcome> {
+	let headers: Headers = {};
+	try {
+		const outcome = await sendOnce.call(this, connection, method, path, options);
+		if ('response' in outcome) headers = outcome.response.headers as Headers;
+		return outcome;
+	} finally {
+		settleSlot(connection.pacing, slot, headers, Date.now());
+	}
 }
 
 /**
@@ -274,36 +299,38 @@ export async function apiRequest<T = IDataObject>(
 	const connection = await connectionOf.call(this, itemIndex);
 	const request = { method, path, itemIndex };
 	const budget = new WaitBudget();
+	const startedAt = Date.now();
 	let transientRetries = 0;
 	let rateLimitRetries = 0;
 
-	const retryTransient = async (reason: string) => {
-		const delay = backoffMs(transientRetries, TRANSIENT_BACKOFF);
+	/** Waits before the next attempt when the retry policy allows one; false when it does not. */
+	const retriedAfter = async (failure: AttemptFailure, reason: string): Promise<boolean> => {
+		const decision = decideRetry(method, failure, {
+			retries: transientRetries,
+			// Waits for the rate limit have their own budget.
+			elapsedMs: Date.now() - startedAt - budget.spent,
+		});
+		if (!decision.retry) return false;
 		transientRetries++;
 		this.logger.warn(
-			`${method} ${path}: ${reason}; retry ${transientRetries} of ${MAX_TRANSIENT_RETRIES} in ${delay} ms`,
+			`${method} ${path}: ${reason}; retry ${transientRetries} of ${MAX_TRANSIENT_RETRIES} in ${decision.delayMs} ms`,
 		);
-		await waitFor.call(this, delay, itemIndex);
+		await waitFor.call(this, decision.delayMs, itemIndex);
+		return true;
 	};
 
 	for (;;) {
-		await paceBeforeSending.call(this, connection, budget, itemIndex);
-		const outcome = await sendOnce.call(this, connection, method, path, options);
+		const slot = await takeSlotBeforeSending.call(this, connection, budget, itemIndex);
+		const outcome = await sendInSlot.call(this, connection, slot, method, path, options);
 
 		if ('failure' in outcome) {
 			const { failure } = outcome;
-			if (
-				!shouldRetryNetworkFailure(method, failure) ||
-				transientRetries >= MAX_TRANSIENT_RETRIES
-			) {
-				throw networkError(this.getNode(), failure, request, transientRetries + 1);
-			}
-			await retryTransient(`${describeNetworkCode(failure.code)} (${failure.code})`);
-			continue;
+			const reason = `${describeNetworkCode(failure.code)} (${failure.code})`;
+			if (await retriedAfter({ network: failure }, reason)) continue;
+			throw networkError(this.getNode(), failure, request, transientRetries + 1);
 		}
 
 		const { statusCode, body, headers } = outcome.response;
-		recordRateLimitHeaders(connection.pacing, headers as Headers, Date.now());
 		if (statusCode >= 200 && statusCode < 300) return { statusCode, body: body as T, headers };
 
 		if (statusCode === 429) {
@@ -326,17 +353,15 @@ export async function apiRequest<T = IDataObject>(
 				`${method} ${path}: rate limited (429); waiting ${waitMs} ms (${basis}), retry ${rateLimitRetries} of ${MAX_RATE_LIMIT_RETRIES}`,
 			);
 			await waitFor.call(this, waitMs, itemIndex);
-			forgetWindow(connection.pacing);
 			continue;
 		}
 
-		if (shouldRetryStatus(method, statusCode) && transientRetries < MAX_TRANSIENT_RETRIES) {
-			await retryTransient(`HTTP ${statusCode}`);
-			continue;
-		}
+		if (await retriedAfter({ status: statusCode }, `HTTP ${statusCode}`)) continue;
 
 		const note =
-			transientRetries > 0 ? `Failed again after ${transientRetries} retries` : undefined;
+			transientRetries > 0
+				? `Failed again after ${transientRetries} retries over ${Math.round((Date.now() - startedAt) / 1000)} s`
+				: undefined;
 		throw serviceError(this.getNode(), statusCode, body, request, connection.redact, note);
 	}
 }

@@ -1,3 +1,4 @@
+import { MAX_TRANSIENT_RETRIES } from '../../../nodes/shared/transport/retryPolicy';
 import { runActionNode, startTestSandbox } from '../../harness';
 import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox, visibleTrace } from './helpers';
 import { freePort, startScriptedService } from './servers';
@@ -91,6 +92,57 @@ describe('rate limits', () => {
 		expect(statuses()).toEqual([200, 200, 200, 200, 200]);
 	});
 
+	test('parallel executions on one key take their slots before sending: no request beyond the window, no 429', async () => {
+		const LIMIT = 4;
+		ctx.sandbox.control.setRateLimit(LIMIT, 1000);
+		await inFirstHalfOfWindow(1000);
+		const ids = alphaLeads(ctx.sandbox)
+			.slice(0, 6)
+			.map((lead) => lead.id);
+		const results = await Promise.all(
+			[0, 1, 2].map(() =>
+				run(
+					ctx.sandbox,
+					{ resource: 'lead', operation: 'get', lead: ref('id', '={{ $json.id }}') },
+					{ inputItems: ids.map((id) => ({ id })) },
+				),
+			),
+		);
+		for (const result of results) expect(jsonOf(result).map((lead) => lead.id)).toEqual(ids);
+		const requests = apiRequests(ctx.sandbox);
+		expect(requests.map((r) => r.status)).toEqual(Array(18).fill(200));
+		const perWindow = new Map<number, number>();
+		for (const r of requests) {
+			const window = Math.floor(r.at / 1000);
+			perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+		}
+		expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(LIMIT);
+	});
+
+	test('an answer with a nearer reset than the one known, to a later request, is believed', async () => {
+		// A window ending in decades is used up; then the service is set to short windows. The
+		// next answers report an earlier reset: the node must pace on them, not on the old one.
+		const CENTURY_MS = 100 * 365 * 86_400_000;
+		ctx.sandbox.control.setRateLimit(1, CENTURY_MS);
+		expect((await run(ctx.sandbox, GET_LEAD())).error).toBeUndefined();
+		ctx.sandbox.control.setRateLimit(2, 2000);
+		ctx.sandbox.control.clearRequests();
+		await inFirstHalfOfWindow(2000);
+		const ids = alphaLeads(ctx.sandbox)
+			.slice(0, 3)
+			.map((lead) => lead.id);
+		const result = await run(
+			ctx.sandbox,
+			{ resource: 'lead', operation: 'get', lead: ref('id', '={{ $json.id }}') },
+			{ inputItems: ids.map((id) => ({ id })) },
+		);
+		expect(jsonOf(result).map((lead) => lead.id)).toEqual(ids);
+		// The first request goes out (waiting decades does not fit), learns the 2 s window, and the
+		// third waits for its reset instead of meeting a 429.
+		expect(statuses()).toEqual([200, 200, 200]);
+		expect(result.logs.some((line) => line.includes('Rate limit used up: waiting'))).toBe(true);
+	});
+
 	test('a 429 whose reset lies beyond the bounded wait fails at once, naming the page and the leads read', async () => {
 		// A day-long window: its reset is far beyond the 120 s bound at any time of day but the
 		// last two minutes before midnight UTC.
@@ -132,16 +184,19 @@ describe('transient faults on reads and updates', () => {
 		expect(statuses()).toEqual([503, 503, 200]);
 	});
 
-	test('a GET still failing after 3 retries fails with the status and the service message', async () => {
-		ctx.sandbox.control.injectFaults({ kind: 'status', status: 500, count: 10 });
+	test('a GET still failing after 8 retries fails with the status and the service message', async () => {
+		ctx.sandbox.control.injectFaults({ kind: 'status', status: 500, count: 20 });
 		const result = await run(ctx.sandbox, GET_LEAD());
 		expect(result.error?.httpCode).toBe('500');
 		expect(result.error?.message).toBe('The service failed to process the request (HTTP 500)');
 		expect(result.error?.description).toMatch(
 			/^HTTP 500 internal_error: Injected fault: status 500\./,
 		);
-		expect(result.error?.description).toMatch(/Failed again after 3 retries/);
-		expect(statuses()).toEqual([500, 500, 500, 500]);
+		expect(result.error?.description).toMatch(/Failed again after 8 retries over \d+ s/);
+		expect(statuses()).toEqual(Array(MAX_TRANSIENT_RETRIES + 1).fill(500));
+		const retries = result.logs.filter((line) => /HTTP 500; retry \d+ of 8 in \d+ ms/.test(line));
+		expect(retries).toHaveLength(MAX_TRANSIENT_RETRIES);
+		expect(visibleTrace(result)).not.toContain(ctx.sandbox.keys.full);
 	});
 
 	test('a PATCH answered 502 is retried and applied once', async () => {
@@ -191,7 +246,7 @@ describe('transient faults on reads and updates', () => {
 		});
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toMatch(
-			/^Could not complete GET \/leads\/lead_\S+: the service refused the connection after 4 attempts$/,
+			/^Could not complete GET \/leads\/lead_\S+: the service refused the connection after 9 attempts$/,
 		);
 		expect(result.error?.description).toMatch(/ECONNREFUSED/);
 	});
@@ -200,7 +255,11 @@ describe('transient faults on reads and updates', () => {
 describe('a list never ends silently with part of its pages', () => {
 	test('a page failing after the retries fails the item, naming the page and the records read', async () => {
 		ctx.sandbox.control.injectFaults({ kind: 'delay', delayMs: 0 });
-		ctx.sandbox.control.injectFaults({ kind: 'status', status: 503, count: 4 });
+		ctx.sandbox.control.injectFaults({
+			kind: 'status',
+			status: 503,
+			count: MAX_TRANSIENT_RETRIES + 1,
+		});
 		const result = await run(ctx.sandbox, {
 			resource: 'lead',
 			operation: 'getAll',
@@ -212,7 +271,7 @@ describe('a list never ends silently with part of its pages', () => {
 		expect(result.error?.message).toBe(
 			'The service failed to process the request (HTTP 503) (stopped at page 2 of /leads after 100 records were read; none are returned)',
 		);
-		expect(statuses()).toEqual([200, 503, 503, 503, 503]);
+		expect(statuses()).toEqual([200, ...Array(MAX_TRANSIENT_RETRIES + 1).fill(503)]);
 	});
 
 	test('a refused cursor fails the item, naming the page and the records read', async () => {
@@ -360,8 +419,11 @@ describe('errors the user can act on, never with the API key', () => {
 	});
 
 	test('none of the failures above or below put the key in logs or output', async () => {
-		ctx.sandbox.control.injectFaults({ kind: 'status', status: 500, count: 4 });
-		const failed = await run(ctx.sandbox, GET_LEAD(), { continueOnFail: true });
+		// A POST answered 500 is not retried: the failure comes at once.
+		ctx.sandbox.control.injectFaults({ kind: 'status', status: 500, method: 'POST' });
+		const failed = await run(ctx.sandbox, CREATE_LEAD('+5491100000006'), {
+			continueOnFail: true,
+		});
 		expect(jsonOf(failed)[0].error).toBeDefined();
 		expect(visibleTrace(failed)).not.toContain(ctx.sandbox.keys.full);
 	});
@@ -379,7 +441,7 @@ describe('answers in shapes the specification does not show', () => {
 				apiKey: 'k-plain-text-test',
 				baseUrl: service.baseUrl,
 			});
-			expect(service.received).toHaveLength(4);
+			expect(service.received).toHaveLength(MAX_TRANSIENT_RETRIES + 1);
 			expect(result.error?.httpCode).toBe('502');
 			expect(result.error?.description).toMatch(/^HTTP 502: Bad Gateway from the proxy\./);
 		} finally {

@@ -2,7 +2,12 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import {
 	classifyNetworkError,
+	decideRetry,
 	isTransientStatus,
+	MAX_TRANSIENT_RETRIES,
+	TRANSIENT_BACKOFF,
+	TRANSIENT_RETRY_BUDGET_MS,
+	type AttemptFailure,
 	networkErrorCode,
 	shouldRetryNetworkFailure,
 	shouldRetryStatus,
@@ -73,5 +78,80 @@ describe('which network failures are retried', () => {
 		const circular: Record<string, unknown> = { message: 'x' };
 		circular.cause = circular;
 		expect(networkErrorCode(circular)).toBeUndefined();
+	});
+});
+
+describe('deciding a retry', () => {
+	const START = { retries: 0, elapsedMs: 0 };
+	const refused: AttemptFailure = { network: { code: 'ECONNREFUSED', maybeSent: false } };
+	const reset: AttemptFailure = { network: { code: 'ECONNRESET', maybeSent: true } };
+	const timedOut: AttemptFailure = { network: { code: 'ECONNABORTED', maybeSent: true } };
+
+	test.each<[string, IHttpRequestMethods, AttemptFailure, boolean]>([
+		['GET answered 503', 'GET', { status: 503 }, true],
+		['GET answered 500', 'GET', { status: 500 }, true],
+		['GET whose connection dropped', 'GET', reset, true],
+		['GET that timed out', 'GET', timedOut, true],
+		['PATCH answered 502', 'PATCH', { status: 502 }, true],
+		['PATCH that timed out', 'PATCH', timedOut, true],
+		['DELETE answered 500', 'DELETE', { status: 500 }, true],
+		['DELETE whose connection dropped', 'DELETE', reset, true],
+		['GET answered 501', 'GET', { status: 501 }, false],
+		['GET answered 404', 'GET', { status: 404 }, false],
+		['POST answered 503', 'POST', { status: 503 }, false],
+		['POST whose connection dropped', 'POST', reset, false],
+		['POST that timed out', 'POST', timedOut, false],
+		['POST refused before sending', 'POST', refused, true],
+	])('%s → retried: %p', (_case, method, failure, retried) => {
+		const decision = decideRetry(method, failure, START, () => 0.5);
+		expect(decision.retry).toBe(retried);
+		if (!decision.retry) expect(decision.exhausted).toBe('never');
+	});
+
+	test('waits grow from about 200 ms to 5 s, with jitter', () => {
+		const waits = (random: () => number) =>
+			Array.from({ length: MAX_TRANSIENT_RETRIES }, (_, retries) => {
+				const decision = decideRetry('GET', { status: 503 }, { retries, elapsedMs: 0 }, random);
+				return decision.retry ? decision.delayMs : undefined;
+			});
+		expect(waits(() => 1)).toEqual([200, 400, 800, 1600, 3200, 5000, 5000, 5000]);
+		expect(waits(() => 0)).toEqual([100, 200, 400, 800, 1600, 2500, 2500, 2500]);
+		expect(TRANSIENT_BACKOFF).toEqual({ baseMs: 200, capMs: 5000 });
+	});
+
+	test(`stops after ${MAX_TRANSIENT_RETRIES} retries`, () => {
+		expect(
+			decideRetry('GET', reset, { retries: MAX_TRANSIENT_RETRIES - 1, elapsedMs: 0 }).retry,
+		).toBe(true);
+		expect(decideRetry('GET', reset, { retries: MAX_TRANSIENT_RETRIES, elapsedMs: 0 })).toEqual({
+			retry: false,
+			exhausted: 'count',
+		});
+	});
+
+	test('starts no retry whose wait would end beyond the time budget', () => {
+		const late = { retries: 2, elapsedMs: TRANSIENT_RETRY_BUDGET_MS - 500 };
+		expect(decideRetry('GET', { status: 500 }, late, () => 0).retry).toBe(true); // 400 ms fits
+		expect(decideRetry('GET', { status: 500 }, late, () => 1)).toEqual({
+			retry: false,
+			exhausted: 'time',
+		});
+		// Two time-outs of 30 s use the budget up: a third attempt is not started.
+		expect(decideRetry('GET', timedOut, { retries: 1, elapsedMs: 60_100 }, () => 0).retry).toBe(
+			false,
+		);
+	});
+
+	test('fast failures get every retry within the budget', () => {
+		const slowest = Array.from({ length: MAX_TRANSIENT_RETRIES }, (_, retries) =>
+			Math.min(TRANSIENT_BACKOFF.capMs, TRANSIENT_BACKOFF.baseMs * 2 ** retries),
+		).reduce((sum, wait) => sum + wait, 0);
+		expect(slowest).toBe(21_200);
+		expect(slowest).toBeLessThan(TRANSIENT_RETRY_BUDGET_MS / 2);
+	});
+
+	test('at a 20% fault rate, 50 lists of 20 pages all complete with p > 99.9%', () => {
+		const pageLost = 0.2 ** (MAX_TRANSIENT_RETRIES + 1);
+		expect((1 - pageLost) ** (20 * 50)).toBeGreaterThan(0.999);
 	});
 });
