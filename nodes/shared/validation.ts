@@ -2,7 +2,7 @@
 // Each check returns `undefined` when the value is fine, or a sentence naming the field; the
 // operations turn that sentence into a NodeOperationError for the item.
 
-import { SCORE_MAX, SCORE_MIN } from './constants';
+import { PAGE_SIZE_MIN, SCORE_MAX, SCORE_MIN } from './constants';
 
 export type Problem = string | undefined;
 
@@ -16,6 +16,25 @@ const ISO_DATE_TIME =
 function quoted(value: unknown): string {
 	if (typeof value === 'string') return `"${value}"`;
 	return value === undefined ? 'nothing' : JSON.stringify(value);
+}
+
+/**
+ * An optional field counts as given unless it was left out, or an expression gave null (what data
+ * from earlier nodes holds for a value it lacks). Any other value is checked, an empty text too:
+ * it is no enum value, number or flag, and sending it would only earn the service's 400.
+ */
+export function isGiven<T>(value: T | null | undefined): value is T {
+	return value !== undefined && value !== null;
+}
+
+/** Runs a check of an optional field only when the field is given. */
+export function ifGiven<Rest extends unknown[]>(
+	check: (field: string, value: unknown, ...rest: Rest) => Problem,
+	field: string,
+	value: unknown,
+	...rest: Rest
+): Problem {
+	return isGiven(value) ? check(field, value, ...rest) : undefined;
 }
 
 /** The first problem found, so a caller can list checks in the order a user reads the fields. */
@@ -63,15 +82,7 @@ export function checkIsoDateTime(field: string, value: unknown): Problem {
 }
 
 export function checkScore(field: string, value: unknown): Problem {
-	if (
-		typeof value === 'number' &&
-		Number.isInteger(value) &&
-		value >= SCORE_MIN &&
-		value <= SCORE_MAX
-	) {
-		return undefined;
-	}
-	return `${field} must be a whole number from ${SCORE_MIN} to ${SCORE_MAX} (got ${quoted(value)})`;
+	return checkWholeNumber(field, value, SCORE_MIN, SCORE_MAX);
 }
 
 export function checkScoreRange(
@@ -99,14 +110,26 @@ export function checkDateRange(
 	return undefined;
 }
 
+/** Page size of the node: the node pages by itself, so only the lower bound applies. */
 export function checkLimit(field: string, value: unknown): Problem {
-	if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return undefined;
-	return `${field} must be a whole number of at least 1 (got ${quoted(value)})`;
+	return checkWholeNumber(field, value, PAGE_SIZE_MIN);
 }
 
-export function checkWholeNumber(field: string, value: unknown, minimum: number): Problem {
-	if (typeof value === 'number' && Number.isInteger(value) && value >= minimum) return undefined;
-	return `${field} must be a whole number of at least ${minimum} (got ${quoted(value)})`;
+/** Integers of the specification (scores, follow-up cadence, limits); `maximum` when it sets one. */
+export function checkWholeNumber(
+	field: string,
+	value: unknown,
+	minimum: number,
+	maximum?: number,
+): Problem {
+	const inRange =
+		typeof value === 'number' &&
+		Number.isInteger(value) &&
+		value >= minimum &&
+		(maximum === undefined || value <= maximum);
+	if (inRange) return undefined;
+	const range = maximum === undefined ? `of at least ${minimum}` : `from ${minimum} to ${maximum}`;
+	return `${field} must be a whole number ${range} (got ${quoted(value)})`;
 }
 
 export function checkHttpUrl(field: string, value: unknown): Problem {
@@ -143,4 +166,30 @@ export function checkPlainId(field: string, value: unknown): Problem {
 export function checkOneOf(field: string, value: unknown, allowed: readonly string[]): Problem {
 	if (typeof value === 'string' && allowed.includes(value)) return undefined;
 	return `${field} must be one of ${allowed.join(', ')} (got ${quoted(value)})`;
+}
+
+/** Flags: whatever an expression gives a boolean field reaches the node, "yes" or "true" too. */
+export function checkBoolean(field: string, value: unknown): Problem {
+	if (typeof value === 'boolean') return undefined;
+	return `${field} must be true or false (got ${quoted(value)})`;
+}
+
+/** Free text; a number is taken as its digits (an expression may give a price or a year). */
+export function checkText(field: string, value: unknown): Problem {
+	if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) {
+		return undefined;
+	}
+	return `${field} must be text (got ${quoted(value)})`;
+}
+
+/** A list whose entries each pass `checkEntry`; a problem names the entry by its position. */
+export function checkList(
+	field: string,
+	value: unknown,
+	checkEntry: (field: string, entry: unknown) => Problem,
+): Problem {
+	if (!Array.isArray(value)) return `${field} must be a list (got ${quoted(value)})`;
+	return firstProblem(
+		...value.map((entry, index) => checkEntry(`${field} (entry ${index + 1})`, entry)),
+	);
 }

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Problem } from '../../shared/validation';
-import { checkLimit } from '../../shared/validation';
+import { checkBoolean, checkLimit } from '../../shared/validation';
 
 /** Throws the problem as an error of this item, in n8n's "[item N]" style. */
 export function throwIfInvalid(this: IExecuteFunctions, itemIndex: number, problem: Problem): void {
@@ -13,6 +13,19 @@ export function throwIfInvalid(this: IExecuteFunctions, itemIndex: number, probl
 		itemIndex,
 		description: 'Nothing was sent to the service for this item.',
 	});
+}
+
+/**
+ * An optional parameter, unchecked: an expression may have given it any type. Null, what an
+ * expression gives for a value its data lacks, falls back to the default like a parameter left out.
+ */
+export function parameter(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: string | number | boolean,
+): unknown {
+	return this.getNodeParameter(name, itemIndex, fallback) ?? fallback;
 }
 
 /** The value of a resource locator (From List or By ID), trimmed. */
@@ -32,11 +45,12 @@ export interface ListOptions {
 }
 
 export function readListOptions(this: IExecuteFunctions, itemIndex: number): ListOptions {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	if (returnAll) return { returnAll };
-	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	const returnAll = parameter.call(this, 'returnAll', itemIndex, false);
+	throwIfInvalid.call(this, itemIndex, checkBoolean('Return All', returnAll));
+	if (returnAll === true) return { returnAll: true };
+	const limit = this.getNodeParameter('limit', itemIndex, 50);
 	throwIfInvalid.call(this, itemIndex, checkLimit('Limit', limit));
-	return { returnAll, limit };
+	return { returnAll: false, limit: limit as number };
 }
 
 /** A collection parameter (filters, options, fields to update) as a plain object. */

@@ -2,7 +2,7 @@
 // operation shares: pairing each output item with its input, and "continue on fail".
 
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { agentOperations } from './agent/Agent.resource';
 import { conversationOperations } from './conversation/Conversation.resource';
@@ -47,7 +47,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				continue;
 			}
 			// Errors of the transport and of validation are already NodeApiError or
-			// NodeOperationError (n8n hands those back unchanged); anything else gets wrapped.
+			// NodeOperationError; n8n hands those back unchanged when wrapped again, ignoring the
+			// options, so the item is set on the error itself when it does not name one yet.
+			if (error instanceof NodeError) error.context.itemIndex ??= itemIndex;
 			if (error instanceof NodeApiError) {
 				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 			}

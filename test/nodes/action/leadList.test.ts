@@ -3,6 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { StoredLead } from '../../../sandbox';
 import { FLAT_LEAD_COLUMNS } from '../../../nodes/LeadConversations/helpers/flatLead';
 import { alphaLeads, apiRequests, jsonOf, pages, pairedOf, run, useSandbox } from './helpers';
+import { expectRefusedBeforeSending, refusals, withExpression } from './refusals';
 
 const SEED_LEADS = 1200;
 const ctx = useSandbox({ leads: SEED_LEADS }, { resetEach: false });
@@ -260,4 +261,93 @@ describe('Lead → Get Many, bad input is refused before sending', () => {
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(ctx.sandbox)[0].query.created_after).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 	});
+});
+
+describe('Lead → Get Many, values from expressions', () => {
+	const listLeads = { resource: 'lead', operation: 'getAll', limit: 5 };
+	const FILTER_CHANNELS = 'chat_app, social_a, social_b, marketplace, web_form, email, phone';
+
+	test.each(
+		refusals([
+			{
+				field: 'Return All',
+				parameter: 'returnAll',
+				value: 'no',
+				message: 'Return All must be true or false (got "no")',
+			},
+			{
+				field: 'Limit',
+				parameter: 'limit',
+				value: 2.5,
+				message: 'Limit must be a whole number of at least 1 (got 2.5)',
+			},
+			{
+				field: 'Limit',
+				parameter: 'limit',
+				value: '10',
+				message: 'Limit must be a whole number of at least 1 (got "10")',
+			},
+			{
+				field: 'Channel',
+				parameter: 'filters.channel',
+				value: 'api',
+				message: `Channel must be one of ${FILTER_CHANNELS} (got "api")`,
+			},
+			{
+				field: 'Channel',
+				parameter: 'filters.channel',
+				value: 'fax',
+				message: `Channel must be one of ${FILTER_CHANNELS} (got "fax")`,
+			},
+			{
+				field: 'Intent',
+				parameter: 'filters.intent',
+				value: 'buy_now',
+				message:
+					'Intent must be one of purchase_30_days, purchase_90_days, browsing, unknown (got "buy_now")',
+			},
+			{
+				field: 'Status',
+				parameter: 'filters.status',
+				value: 'New',
+				message:
+					'Status must be one of new, in_conversation, qualified, assigned, closed, lost (got "New")',
+			},
+			{
+				field: 'Score Min',
+				parameter: 'filters.scoreMin',
+				value: '50',
+				message: 'Score Min must be a whole number from 0 to 100 (got "50")',
+			},
+			{
+				field: 'Only New Since Last Run',
+				parameter: 'options.onlyNewSinceLastRun',
+				value: 'yes',
+				message: 'Only New Since Last Run must be true or false (got "yes")',
+			},
+			{
+				field: 'Output',
+				parameter: 'options.output',
+				value: 'csv',
+				message: 'Output must be one of flat, raw (got "csv")',
+			},
+		]),
+	)(
+		'Get many leads refuses $field $shown from an expression, naming $field and item 0, before any request',
+		async (refusal) => {
+			await expectRefusedBeforeSending(ctx.sandbox, listLeads, refusal);
+		},
+	);
+
+	test.each(['filters.status', 'filters.intent', 'filters.channel', 'filters.scoreMin'])(
+		'a %s expression that finds nothing (null) filters nothing',
+		async (parameter) => {
+			const result = await run(ctx.sandbox, withExpression(listLeads, parameter), {
+				inputItems: [{ value: null }],
+			});
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result)).toHaveLength(5);
+			expect(apiRequests(ctx.sandbox, '/v1/leads').map((r) => r.query)).toEqual([{ limit: '5' }]);
+		},
+	);
 });

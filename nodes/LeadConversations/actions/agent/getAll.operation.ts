@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { AGENT_STATUSES } from '../../../shared/constants';
 import { iterateListPages } from '../../../shared/transport';
+import { checkOneOf, ifGiven, isGiven } from '../../../shared/validation';
 import { returnAllOrLimit } from '../common.descriptions';
-import { collection, readListOptions } from '../input';
+import { collection, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
 
 const properties: INodeProperties[] = [
@@ -36,8 +37,13 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const list = readListOptions.call(this, itemIndex);
 	const filters = collection.call(this, 'filters', itemIndex);
+	throwIfInvalid.call(
+		this,
+		itemIndex,
+		ifGiven(checkOneOf, 'Status', filters.status, AGENT_STATUSES),
+	);
 	const query: IDataObject = {};
-	if (filters.status) query.status = filters.status;
+	if (isGiven(filters.status)) query.status = filters.status;
 
 	const agents: IDataObject[] = [];
 	const pages = iterateListPages<IDataObject>;

@@ -5,10 +5,15 @@ import { AGENT_LANGUAGES, AGENT_SETTABLE_STATUSES, AGENT_TONES } from '../../../
 import { apiRequest } from '../../../shared/transport';
 import type { Problem } from '../../../shared/validation';
 import {
+	checkList,
+	checkOneOf,
 	checkPlainId,
 	checkRequiredText,
+	checkText,
 	checkWholeNumber,
 	firstProblem,
+	ifGiven,
+	isGiven,
 } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
 import { collection, locatorValue, record, throwIfInvalid } from '../input';
@@ -89,10 +94,28 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Entries of Handoff Triggers; an expression may also give an array or comma-separated text. */
+/** Entries of Handoff Triggers; an expression may also give comma-separated text. */
 function triggerList(value: unknown): string[] {
-	const entries = Array.isArray(value) ? value : String(value ?? '').split(',');
+	const entries = Array.isArray(value) ? value : String(value).split(',');
 	return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+}
+
+/** A list of texts, or one text of comma-separated entries. */
+function checkTriggers(field: string, value: unknown): Problem {
+	return typeof value === 'string' ? undefined : checkList(field, value, checkText);
+}
+
+/** Each field alone, in the order the editor lists them. */
+function fieldProblem(fields: IDataObject): Problem {
+	return firstProblem(
+		ifGiven(checkWholeNumber, 'Follow-Up Interval (Days)', fields.followUpIntervalDays, 0),
+		ifGiven(checkTriggers, 'Handoff Triggers', fields.handoffTriggers),
+		ifGiven(checkOneOf, 'Language', fields.language, AGENT_LANGUAGES),
+		ifGiven(checkWholeNumber, 'Max Follow-Ups', fields.maxFollowUps, 0),
+		ifGiven(checkRequiredText, 'Name', fields.name),
+		ifGiven(checkOneOf, 'Status', fields.status, AGENT_SETTABLE_STATUSES),
+		ifGiven(checkOneOf, 'Tone', fields.tone, AGENT_TONES),
+	);
 }
 
 /** The PATCH body, with `configuration` and `follow_up_cadence` nested as the service expects. */
@@ -101,27 +124,18 @@ export function agentUpdateBody(fields: IDataObject): { body: IDataObject; probl
 	const configuration: IDataObject = {};
 	const cadence: IDataObject = {};
 
-	const problem = firstProblem(
-		fields.name === undefined ? undefined : checkRequiredText('Name', fields.name),
-		fields.maxFollowUps === undefined
-			? undefined
-			: checkWholeNumber('Max Follow-Ups', fields.maxFollowUps, 0),
-		fields.followUpIntervalDays === undefined
-			? undefined
-			: checkWholeNumber('Follow-Up Interval (Days)', fields.followUpIntervalDays, 0),
-	);
+	const problem = fieldProblem(fields);
 	if (problem) return { body, problem };
 
-	if (fields.name !== undefined) body.name = String(fields.name).trim();
-	if (fields.status) body.status = fields.status;
-	if (fields.language) body.language = fields.language;
-	if (fields.tone) configuration.tone = fields.tone;
-	if (fields.handoffTriggers !== undefined) {
+	if (isGiven(fields.name)) body.name = String(fields.name).trim();
+	if (isGiven(fields.status)) body.status = fields.status;
+	if (isGiven(fields.language)) body.language = fields.language;
+	if (isGiven(fields.tone)) configuration.tone = fields.tone;
+	if (isGiven(fields.handoffTriggers)) {
 		configuration.handoff_triggers = triggerList(fields.handoffTriggers);
 	}
-	if (fields.maxFollowUps !== undefined) cadence.max_follow_ups = fields.maxFollowUps;
-	if (fields.followUpIntervalDays !== undefined)
-		cadence.interval_days = fields.followUpIntervalDays;
+	if (isGiven(fields.maxFollowUps)) cadence.max_follow_ups = fields.maxFollowUps;
+	if (isGiven(fields.followUpIntervalDays)) cadence.interval_days = fields.followUpIntervalDays;
 	if (Object.keys(cadence).length > 0) configuration.follow_up_cadence = cadence;
 	if (Object.keys(configuration).length > 0) body.configuration = configuration;
 

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { CONVERSATION_ID_PREFIX } from '../../../shared/constants';
 import { apiRequest } from '../../../shared/transport';
-import { checkIdPrefix } from '../../../shared/validation';
+import { checkBoolean, checkIdPrefix, firstProblem, ifGiven } from '../../../shared/validation';
 import { conversationToMessageItems } from '../../helpers/messageItems';
 import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
 import { collection, locatorValue, record, throwIfInvalid } from '../input';
@@ -37,12 +37,15 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const conversationId = locatorValue.call(this, 'conversation', itemIndex);
+	const options = collection.call(this, 'options', itemIndex);
 	throwIfInvalid.call(
 		this,
 		itemIndex,
-		checkIdPrefix('Conversation', conversationId, CONVERSATION_ID_PREFIX),
+		firstProblem(
+			checkIdPrefix('Conversation', conversationId, CONVERSATION_ID_PREFIX),
+			ifGiven(checkBoolean, 'One Item per Message', options.splitMessages),
+		),
 	);
-	const options = collection.call(this, 'options', itemIndex);
 
 	const { body: conversation } = await apiRequest.call(
 		this,

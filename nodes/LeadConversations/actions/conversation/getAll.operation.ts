@@ -7,7 +7,13 @@ import {
 	LEAD_ID_PREFIX,
 } from '../../../shared/constants';
 import { iterateListPages } from '../../../shared/transport';
-import { checkIdPrefix } from '../../../shared/validation';
+import {
+	checkIdPrefix,
+	checkOneOf,
+	firstProblem,
+	ifGiven,
+	isGiven,
+} from '../../../shared/validation';
 import { leadLocator, returnAllOrLimit } from '../common.descriptions';
 import { collection, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
@@ -63,14 +69,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const list = readListOptions.call(this, itemIndex);
 	const filters = collection.call(this, 'filters', itemIndex);
 	const leadId = leadIdOf(filters.lead);
-	if (leadId !== undefined) {
-		throwIfInvalid.call(this, itemIndex, checkIdPrefix('Filters → Lead', leadId, LEAD_ID_PREFIX));
-	}
+	throwIfInvalid.call(
+		this,
+		itemIndex,
+		firstProblem(
+			ifGiven(checkOneOf, 'Channel', filters.channel, CONVERSATION_CHANNELS),
+			ifGiven(checkIdPrefix, 'Filters → Lead', leadId, LEAD_ID_PREFIX),
+			ifGiven(checkOneOf, 'Status', filters.status, CONVERSATION_STATUSES),
+		),
+	);
 
 	const query: IDataObject = {};
 	if (leadId !== undefined) query.lead_id = leadId;
-	if (filters.channel) query.channel = filters.channel;
-	if (filters.status) query.status = filters.status;
+	if (isGiven(filters.channel)) query.channel = filters.channel;
+	if (isGiven(filters.status)) query.status = filters.status;
 
 	const conversations: IDataObject[] = [];
 	const pages = iterateListPages<IDataObject>;

@@ -7,9 +7,16 @@ import {
 	POSTABLE_MESSAGE_TYPES,
 } from '../../../shared/constants';
 import { apiRequest } from '../../../shared/transport';
-import { checkHttpUrl, checkIdPrefix, checkOneOf, firstProblem } from '../../../shared/validation';
+import {
+	checkBoolean,
+	checkHttpUrl,
+	checkIdPrefix,
+	checkOneOf,
+	checkText,
+	firstProblem,
+} from '../../../shared/validation';
 import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
-import { locatorValue, record, throwIfInvalid } from '../input';
+import { locatorValue, parameter, record, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [
 	conversationLeadLocator,
@@ -56,9 +63,10 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const conversationId = locatorValue.call(this, 'conversation', itemIndex);
-	const type = this.getNodeParameter('type', itemIndex, 'text') as string;
-	const content = String(this.getNodeParameter('content', itemIndex, '') ?? '');
-	const pauseAi = this.getNodeParameter('pauseAi', itemIndex, false) as boolean;
+	const type = parameter.call(this, 'type', itemIndex, 'text') as string;
+	const givenContent = parameter.call(this, 'content', itemIndex, '');
+	const content = String(givenContent);
+	const pauseAi = parameter.call(this, 'pauseAi', itemIndex, false) as boolean;
 
 	throwIfInvalid.call(
 		this,
@@ -66,8 +74,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		firstProblem(
 			checkIdPrefix('Conversation', conversationId, CONVERSATION_ID_PREFIX),
 			checkOneOf('Type', type, POSTABLE_MESSAGE_TYPES),
+			checkText('Content', givenContent),
 			content.trim() === '' ? 'Content is empty: a message needs text or a URL' : undefined,
 			MEDIA_MESSAGE_TYPES.includes(type) ? checkHttpUrl('Content', content) : undefined,
+			checkBoolean('Pause AI', pauseAi),
 		),
 	);
 

@@ -6,11 +6,14 @@ import { apiRequest } from '../../../shared/transport';
 import {
 	checkE164Phone,
 	checkEmail,
+	checkOneOf,
 	checkRequiredText,
+	checkText,
 	firstProblem,
+	ifGiven,
 } from '../../../shared/validation';
 import { optionsOf } from '../options';
-import { collection, record, text, throwIfInvalid } from '../input';
+import { collection, parameter, record, text, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [
 	{
@@ -85,10 +88,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** `api` stands for "no channel": the service records it then, but does not accept it. */
+const CHANNEL_CHOICES: readonly string[] = [LEAD_API_CHANNEL, ...LEAD_CHANNELS];
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const name = this.getNodeParameter('name', itemIndex) as string;
 	const phone = String(this.getNodeParameter('phone', itemIndex) ?? '').trim();
-	const channel = this.getNodeParameter('channel', itemIndex, LEAD_API_CHANNEL) as string;
+	const channel = parameter.call(this, 'channel', itemIndex, LEAD_API_CHANNEL);
 	const fields = collection.call(this, 'additionalFields', itemIndex);
 	const email = text(fields.email);
 
@@ -98,14 +104,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		firstProblem(
 			checkRequiredText('Name', name),
 			checkE164Phone('Phone', phone),
-			email === undefined ? undefined : checkEmail('Email', email),
+			checkOneOf('Channel', channel, CHANNEL_CHOICES),
+			ifGiven(checkEmail, 'Email', email),
+			ifGiven(checkText, 'Notes', fields.notes),
+			ifGiven(checkText, 'Vehicle Interest', fields.vehicleInterest),
 		),
 	);
 
 	const body: IDataObject = { name: name.trim(), phone };
 	if (email !== undefined) body.email = email;
-	// `api` is what the service records when no channel is sent; it is not an accepted value.
-	if (channel && channel !== LEAD_API_CHANNEL) body.channel = channel;
+	if (channel !== LEAD_API_CHANNEL) body.channel = channel as string;
 	const vehicleInterest = text(fields.vehicleInterest);
 	if (vehicleInterest !== undefined) body.vehicle_interest = vehicleInterest;
 	const notes = text(fields.notes);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -10,11 +15,15 @@ import {
 } from '../../../shared/constants';
 import { iterateListPages } from '../../../shared/transport';
 import {
+	checkBoolean,
 	checkDateRange,
 	checkIsoDateTime,
+	checkOneOf,
 	checkScore,
 	checkScoreRange,
 	firstProblem,
+	ifGiven,
+	isGiven,
 } from '../../../shared/validation';
 import { flattenLead } from '../../helpers/flatLead';
 import {
@@ -28,6 +37,21 @@ import {
 import { returnAllOrLimit } from '../common.descriptions';
 import { collection, dateText, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
+
+const OUTPUT_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Flat',
+		value: 'flat',
+		description:
+			'Spreadsheet-ready columns in a fixed order, from the lead ID, name and phone to the organization ID; missing values are empty',
+	},
+	{
+		name: 'Raw',
+		value: 'raw',
+		description: 'Each lead exactly as the service returns it',
+	},
+];
+const OUTPUTS = OUTPUT_OPTIONS.map(({ value }) => String(value));
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit('leads'),
@@ -114,19 +138,7 @@ const properties: INodeProperties[] = [
 				name: 'output',
 				type: 'options',
 				default: 'raw',
-				options: [
-					{
-						name: 'Flat',
-						value: 'flat',
-						description:
-							'Spreadsheet-ready columns in a fixed order, from the lead ID, name and phone to the organization ID; missing values are empty',
-					},
-					{
-						name: 'Raw',
-						value: 'raw',
-						description: 'Each lead exactly as the service returns it',
-					},
-				],
+				options: OUTPUT_OPTIONS,
 			},
 		],
 	},
@@ -142,26 +154,29 @@ function leadFilters(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = collection.call(this, 'filters', itemIndex);
 	const createdAfter = dateText(filters.createdAfter);
 	const createdBefore = dateText(filters.createdBefore);
-	const scoreMin = filters.scoreMin as number | undefined;
-	const scoreMax = filters.scoreMax as number | undefined;
+	const scoreMin = (filters.scoreMin ?? undefined) as number | undefined;
+	const scoreMax = (filters.scoreMax ?? undefined) as number | undefined;
 
 	throwIfInvalid.call(
 		this,
 		itemIndex,
 		firstProblem(
-			scoreMin === undefined ? undefined : checkScore('Score Min', scoreMin),
-			scoreMax === undefined ? undefined : checkScore('Score Max', scoreMax),
-			checkScoreRange('Score Min', scoreMin, 'Score Max', scoreMax),
-			createdAfter === undefined ? undefined : checkIsoDateTime('Created After', createdAfter),
-			createdBefore === undefined ? undefined : checkIsoDateTime('Created Before', createdBefore),
+			ifGiven(checkOneOf, 'Channel', filters.channel, LEAD_CHANNELS),
+			ifGiven(checkIsoDateTime, 'Created After', createdAfter),
+			ifGiven(checkIsoDateTime, 'Created Before', createdBefore),
 			checkDateRange('Created After', createdAfter, 'Created Before', createdBefore),
+			ifGiven(checkOneOf, 'Intent', filters.intent, LEAD_INTENTS),
+			ifGiven(checkScore, 'Score Max', scoreMax),
+			ifGiven(checkScore, 'Score Min', scoreMin),
+			checkScoreRange('Score Min', scoreMin, 'Score Max', scoreMax),
+			ifGiven(checkOneOf, 'Status', filters.status, LEAD_STATUSES),
 		),
 	);
 
 	const query: IDataObject = {};
-	if (filters.status) query.status = filters.status;
-	if (filters.intent) query.intent = filters.intent;
-	if (filters.channel) query.channel = filters.channel;
+	if (isGiven(filters.status)) query.status = filters.status;
+	if (isGiven(filters.intent)) query.intent = filters.intent;
+	if (isGiven(filters.channel)) query.channel = filters.channel;
 	if (scoreMin !== undefined) query.score_min = scoreMin;
 	if (scoreMax !== undefined) query.score_max = scoreMax;
 	if (createdAfter !== undefined) query.created_after = createdAfter;
@@ -173,6 +188,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const list = readListOptions.call(this, itemIndex);
 	const query = leadFilters.call(this, itemIndex);
 	const options = collection.call(this, 'options', itemIndex);
+	throwIfInvalid.call(
+		this,
+		itemIndex,
+		firstProblem(
+			ifGiven(checkBoolean, 'Only New Since Last Run', options.onlyNewSinceLastRun),
+			ifGiven(checkOneOf, 'Output', options.output, OUTPUTS),
+		),
+	);
 	const flat = options.output === 'flat';
 	const onlyNew = options.onlyNewSinceLastRun === true;
 

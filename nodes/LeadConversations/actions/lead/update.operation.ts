@@ -4,7 +4,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { LEAD_ID_PREFIX, LEAD_STATUSES } from '../../../shared/constants';
 import { apiRequest } from '../../../shared/transport';
 import type { Problem } from '../../../shared/validation';
-import { checkIdPrefix, firstProblem } from '../../../shared/validation';
+import {
+	checkBoolean,
+	checkIdPrefix,
+	checkList,
+	checkOneOf,
+	checkText,
+	firstProblem,
+	ifGiven,
+	isGiven,
+} from '../../../shared/validation';
 import { leadLocator } from '../common.descriptions';
 import { collection, locatorValue, record, text, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
@@ -78,14 +87,33 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const CLEARABLE_VALUES: readonly string[] = CLEARABLE_FIELDS.map(({ value }) => value);
+
+/** Each field alone, in the order the editor lists them. */
+function fieldProblem(fields: IDataObject): Problem {
+	return firstProblem(
+		ifGiven(checkText, 'Assigned To', fields.assignedTo),
+		ifGiven(checkList, 'Fields to Clear', fields.clearFields, (field, entry) =>
+			checkOneOf(field, entry, CLEARABLE_VALUES),
+		),
+		ifGiven(checkText, 'Notes', fields.notes),
+		ifGiven(checkOneOf, 'Status', fields.status, LEAD_STATUSES),
+		ifGiven(checkBoolean, 'Unassign', fields.unassign),
+		ifGiven(checkText, 'Vehicle Interest', fields.vehicleInterest),
+	);
+}
+
 /** The PATCH body: only what the user set; explicit nulls for what is cleared. */
 export function leadUpdateBody(fields: IDataObject): { body: IDataObject; problem: Problem } {
 	const body: IDataObject = {};
-	const cleared = new Set((fields.clearFields as string[] | undefined) ?? []);
+	const problem = fieldProblem(fields);
+	if (problem) return { body, problem };
+
+	const cleared = new Set((fields.clearFields as string[] | null | undefined) ?? []);
 	const assignedTo = text(fields.assignedTo);
 	const unassign = fields.unassign === true;
 
-	if (fields.status) body.status = fields.status;
+	if (isGiven(fields.status)) body.status = fields.status;
 	if (unassign && assignedTo !== undefined) {
 		return {
 			body,
@@ -94,7 +122,7 @@ export function leadUpdateBody(fields: IDataObject): { body: IDataObject; proble
 	}
 	if (unassign) body.assigned_to = null;
 	else if (assignedTo !== undefined) body.assigned_to = assignedTo;
-	else if (fields.assignedTo !== undefined) {
+	else if (isGiven(fields.assignedTo)) {
 		return { body, problem: 'Assigned To is empty: enter a user ID, or use Unassign instead' };
 	}
 
