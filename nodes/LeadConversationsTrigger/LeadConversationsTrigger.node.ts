@@ -28,8 +28,15 @@ import {
 	createSubscription,
 	deleteSubscription,
 	forgetSubscription,
+	listSubscriptions,
 	subscriptionState,
 } from './subscription';
+import {
+	completeFromMemory,
+	rememberSubscription,
+	rememberedSubscription,
+	subscriptionScope,
+} from './subscriptionMemory';
 import {
 	assertHttpsWebhookUrl,
 	isSubscribed,
@@ -76,11 +83,51 @@ function readSettings(context: NodeContext): TriggerSettings {
 	};
 }
 
-function storedSubscription(context: NodeContext): StoredSubscription {
-	return context.getWorkflowStaticData('node') as StoredSubscription;
+function subscriptionScopeOf(context: NodeContext): string {
+	return subscriptionScope(
+		context.getWorkflow().id,
+		context.getNode().id,
+		context.getNodeWebhookUrl('default'),
+	);
 }
 
-function scopeOf(context: NodeContext, stored: StoredSubscription): string {
+/**
+ * The node's static data, completed from this process's memory when it lost the subscription
+ * (subscriptionMemory.ts says what that memory guarantees).
+ */
+function storedSubscription(
+	context: NodeContext,
+	scope = subscriptionScopeOf(context),
+): { stored: StoredSubscription; tookOver: boolean } {
+	const stored = context.getWorkflowStaticData('node') as StoredSubscription;
+	const tookOver = completeFromMemory(stored, rememberedSubscription(scope));
+	return { stored, tookOver };
+}
+
+/**
+ * Runs one of the webhook methods on the subscription record and keeps a copy of what it
+ * leaves in memory, also when it fails half-way (a subscription deleted before a failure is
+ * not to be deleted twice; one created is not to be forgotten).
+ */
+async function withStoredSubscription<T>(
+	context: IHookFunctions,
+	work: (stored: StoredSubscription) => Promise<T>,
+): Promise<T> {
+	const scope = subscriptionScopeOf(context);
+	const { stored, tookOver } = storedSubscription(context, scope);
+	if (tookOver) {
+		context.logger.info(
+			`Lead Conversations Trigger: the workflow's static data had lost subscription ${String(stored.subscriptionId)}; using the record kept in memory`,
+		);
+	}
+	try {
+		return await work(stored);
+	} finally {
+		rememberSubscription(scope, stored);
+	}
+}
+
+function deliveryScopeOf(context: NodeContext, stored: StoredSubscription): string {
 	return deliveryScope(context.getWorkflow().id, context.getNode().id, stored.subscriptionId);
 }
 
@@ -93,11 +140,14 @@ async function replaceStoredSubscription(
 	stored: StoredSubscription,
 ): Promise<void> {
 	await deleteSubscription.call(context, stored.subscriptionId as string);
-	forgetDeliveries(scopeOf(context, stored));
+	forgetDeliveries(deliveryScopeOf(context, stored));
 	forgetSubscription(stored);
 }
 
-/** Subscriptions a deactivation could not delete get another try before a new one is made. */
+/**
+ * Subscriptions whose deletion failed earlier, or that the static data no longer names, get
+ * another try on every activation and deactivation.
+ */
 async function removeUndeletedSubscriptions(
 	context: IHookFunctions,
 	stored: StoredSubscription,
@@ -115,6 +165,42 @@ async function removeUndeletedSubscriptions(
 	}
 	if (remaining.length > 0) stored.undeletedSubscriptionIds = remaining;
 	else delete stored.undeletedSubscriptionIds;
+}
+
+/**
+ * Subscriptions at this trigger's URL that nothing stored names, when the service can list
+ * them: the URL carries n8n's webhook ID of this very node, so they are this trigger's, left
+ * by static data lost in an earlier process or by a subscribing POST whose answer never came.
+ * Their secrets are unknown, so they are deleted rather than taken over. A service that
+ * cannot list, or a listing that fails, never stops the activation.
+ */
+async function removeUnknownSubscriptionsAt(
+	context: IHookFunctions,
+	url: string,
+	stored: StoredSubscription,
+): Promise<void> {
+	let listed: Awaited<ReturnType<typeof listSubscriptions>>;
+	try {
+		listed = await listSubscriptions.call(context);
+	} catch (error) {
+		context.logger.warn(
+			`Lead Conversations Trigger: could not list the service's subscriptions (${(error as Error).message}); subscribing without looking for earlier ones at this URL`,
+		);
+		return;
+	}
+	for (const { id } of (listed ?? []).filter((subscription) => subscription.url === url)) {
+		try {
+			await deleteSubscription.call(context, id);
+			context.logger.info(
+				`Lead Conversations Trigger: deleted subscription ${id}, an earlier one at this trigger's URL that nothing stored named`,
+			);
+		} catch (error) {
+			context.logger.warn(
+				`Lead Conversations Trigger: could not delete the earlier subscription ${id} at this trigger's URL (${(error as Error).message}); it will be tried again on the next activation`,
+			);
+			stored.undeletedSubscriptionIds = [...(stored.undeletedSubscriptionIds ?? []), id];
+		}
+	}
 }
 
 /** Answers the service directly, so n8n sends nothing more on this request. */
@@ -191,76 +277,86 @@ export class LeadConversationsTrigger implements INodeType {
 			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const settings = readSettings(this);
-				const stored = storedSubscription(this);
-
-				if (settings.subscription === 'manual') {
-					if (!settings.signingSecret) {
-						throw new NodeOperationError(
-							this.getNode(),
-							'A manual subscription needs its signing secret in Signing Secret',
-							{
-								description:
-									"Copy the secret the service's dashboard showed when the endpoint was added (Settings, Webhooks).",
-							},
-						);
+				return await withStoredSubscription(this, async (stored) => {
+					if (settings.subscription === 'manual') {
+						if (!settings.signingSecret) {
+							throw new NodeOperationError(
+								this.getNode(),
+								'A manual subscription needs its signing secret in Signing Secret',
+								{
+									description:
+										"Copy the secret the service's dashboard showed when the endpoint was added (Settings, Webhooks).",
+								},
+							);
+						}
+						// A subscription this node made in Automatic mode would keep delivering,
+						// signed with a secret that is no longer used.
+						await removeUndeletedSubscriptions(this, stored);
+						if (stored.subscriptionId) await replaceStoredSubscription(this, stored);
+						return true;
 					}
-					// A subscription this node made in Automatic mode would keep delivering,
-					// signed with a secret that is no longer used.
-					if (stored.subscriptionId) await replaceStoredSubscription(this, stored);
+
+					await removeUndeletedSubscriptions(this, stored);
+					if (!stored.subscriptionId) return false;
+
+					const url = this.getNodeWebhookUrl('default');
+					if (
+						stored.subscribedUrl !== url ||
+						!sameEvents(stored.subscribedEvents, settings.events)
+					) {
+						await replaceStoredSubscription(this, stored);
+						return false;
+					}
+
+					const state = await subscriptionState.call(this, stored.subscriptionId);
+					if (state === 'gone') {
+						forgetSubscription(stored);
+						return false;
+					}
 					return true;
-				}
-
-				if (!stored.subscriptionId) return false;
-
-				const url = this.getNodeWebhookUrl('default');
-				if (stored.subscribedUrl !== url || !sameEvents(stored.subscribedEvents, settings.events)) {
-					await replaceStoredSubscription(this, stored);
-					return false;
-				}
-
-				const state = await subscriptionState.call(this, stored.subscriptionId);
-				if (state === 'gone') {
-					forgetSubscription(stored);
-					return false;
-				}
-				return true;
+				});
 			},
 
-			/** Subscribes this node's https:// URL to the chosen events and stores the secret. */
+			/**
+			 * Subscribes this node's https:// URL to the chosen events and stores the secret,
+			 * after removing what earlier activations may have left at that URL.
+			 */
 			async create(this: IHookFunctions): Promise<boolean> {
 				const settings = readSettings(this);
 				if (settings.subscription === 'manual') return true;
 
 				const url = assertHttpsWebhookUrl(this.getNode(), this.getNodeWebhookUrl('default'));
-				const stored = storedSubscription(this);
-				await removeUndeletedSubscriptions(this, stored);
+				return await withStoredSubscription(this, async (stored) => {
+					await removeUndeletedSubscriptions(this, stored);
+					await removeUnknownSubscriptionsAt(this, url, stored);
 
-				const workflowName = this.getWorkflow().name ?? this.getWorkflow().id ?? '';
-				const { subscriptionId, signingSecret } = await createSubscription.call(
-					this,
-					url,
-					settings.events,
-					`n8n workflow "${workflowName}", node "${this.getNode().name}"`,
-				);
-
-				if (!signingSecret && !settings.signingSecret) {
-					// Deliveries could never be verified, so every one would be refused.
-					await deleteSubscription.call(this, subscriptionId);
-					throw new NodeOperationError(
-						this.getNode(),
-						'The service created the subscription but returned no signing secret',
-						{
-							description:
-								"Choose Subscription: Manual, add the endpoint in the service's dashboard (Settings, Webhooks, Add Endpoint) and paste the signing secret it shows into Signing Secret.",
-						},
+					const workflowName = this.getWorkflow().name ?? this.getWorkflow().id ?? '';
+					const { subscriptionId, signingSecret } = await createSubscription.call(
+						this,
+						url,
+						settings.events,
+						`n8n workflow "${workflowName}", node "${this.getNode().name}"`,
 					);
-				}
 
-				stored.subscriptionId = subscriptionId;
-				if (signingSecret) stored.signingSecret = signingSecret;
-				stored.subscribedUrl = url;
-				stored.subscribedEvents = settings.events;
-				return true;
+					if (!signingSecret && !settings.signingSecret) {
+						// Deliveries could never be verified, so every one would be refused.
+						await deleteSubscription.call(this, subscriptionId);
+						throw new NodeOperationError(
+							this.getNode(),
+							'The service created the subscription but returned no signing secret',
+							{
+								description:
+									"Choose Subscription: Manual, add the endpoint in the service's dashboard (Settings, Webhooks, Add Endpoint) and paste the signing secret it shows into Signing Secret.",
+							},
+						);
+					}
+
+					stored.subscriptionId = subscriptionId;
+					if (signingSecret) stored.signingSecret = signingSecret;
+					stored.subscribedUrl = url;
+					stored.subscribedEvents = settings.events;
+					return true;
+				});
 			},
 
 			/**
@@ -268,24 +364,26 @@ export class LeadConversationsTrigger implements INodeType {
 			 * logged and remembered for the next activation, and never blocks deactivation.
 			 */
 			async delete(this: IHookFunctions): Promise<boolean> {
-				const stored = storedSubscription(this);
-				const { subscriptionId } = stored;
-				if (subscriptionId) {
-					try {
-						await deleteSubscription.call(this, subscriptionId);
-					} catch (error) {
-						this.logger.warn(
-							`Lead Conversations Trigger: could not delete subscription ${subscriptionId} (${(error as Error).message}); it will be deleted before the next subscription is made`,
-						);
-						stored.undeletedSubscriptionIds = [
-							...(stored.undeletedSubscriptionIds ?? []),
-							subscriptionId,
-						];
+				return await withStoredSubscription(this, async (stored) => {
+					await removeUndeletedSubscriptions(this, stored);
+					const { subscriptionId } = stored;
+					if (subscriptionId) {
+						try {
+							await deleteSubscription.call(this, subscriptionId);
+						} catch (error) {
+							this.logger.warn(
+								`Lead Conversations Trigger: could not delete subscription ${subscriptionId} (${(error as Error).message}); it will be deleted before the next subscription is made`,
+							);
+							stored.undeletedSubscriptionIds = [
+								...(stored.undeletedSubscriptionIds ?? []),
+								subscriptionId,
+							];
+						}
+						forgetDeliveries(deliveryScopeOf(this, stored));
 					}
-					forgetDeliveries(scopeOf(this, stored));
-				}
-				forgetSubscription(stored);
-				return true;
+					forgetSubscription(stored);
+					return true;
+				});
 			},
 		},
 	};
@@ -300,7 +398,7 @@ export class LeadConversationsTrigger implements INodeType {
 		if (!request.rawBody) await request.readRawBody();
 
 		const settings = readSettings(this);
-		const stored = storedSubscription(this);
+		const { stored } = storedSubscription(this);
 		const signingSecret = settings.signingSecret || stored.signingSecret;
 		if (!isValidSignature(signingSecret, request.rawBody, request.headers[SIGNATURE_HEADER])) {
 			answer(this, 401, 'Unauthorized');
@@ -320,8 +418,8 @@ export class LeadConversationsTrigger implements INodeType {
 
 		// Process memory, not static data: n8n does not save static data written by a call that
 		// starts a run (what this guarantees is written in deliveryMemory.ts).
-		const ledger = deliveryLedger(scopeOf(this, stored));
-		if (ledger.isDuplicate(deliveryKey(payload, request.rawBody), Date.now())) {
+		const ledger = deliveryLedger(deliveryScopeOf(this, stored));
+		if (ledger.isDuplicate(deliveryKey(payload), Date.now())) {
 			answer(this, 200, ACCEPTED);
 			return { noWebhookResponse: true };
 		}

@@ -11,12 +11,36 @@ export const DELIVERY_HORIZON_MS = 60 * 60 * 1000;
 export const DELIVERY_MEMORY_CAP = 5000;
 
 /**
- * The key that identifies one event across its retries: the service says `data.id`
- * identifies the resource; `event` and `timestamp` tell apart several events about the same
- * lead. When the payload lacks `data.id` or `timestamp` the key falls back to a digest of the
- * body bytes, which retries repeat exactly.
+ * JSON of `value` with every object's keys sorted, so that two serializations of one value
+ * (other spacing, other key order) give the same text. Arrays keep their order.
  */
-export function deliveryKey(payload: Record<string, unknown>, rawBody: Buffer): string {
+export function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (value !== null && typeof value === 'object') {
+		const record = value as Record<string, unknown>;
+		const fields = Object.keys(record)
+			.filter((name) => record[name] !== undefined)
+			.sort()
+			.map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`);
+		return `{${fields.join(',')}}`;
+	}
+	return value === undefined ? 'null' : JSON.stringify(value);
+}
+
+function digestOf(value: unknown): string {
+	return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+/**
+ * The key that identifies one event across its retries. The service retries with the same
+ * body, so `event`, `data.id` and `timestamp` repeat, and so does `data`. `data` is part of
+ * the key because two different events about one record can share their millisecond (a lead
+ * scored twice, a conversation transferred and closed at once); `event|data.id|timestamp`
+ * alone would take the second for a retry of the first and lose it. `data` is compared as
+ * canonical JSON, so a retry serialized with other spacing or key order is still the same
+ * event. When the payload lacks `data.id` or `timestamp`, the whole payload is compared.
+ */
+export function deliveryKey(payload: Record<string, unknown>): string {
 	const data = payload.data;
 	const resourceId =
 		data !== null && typeof data === 'object' && !Array.isArray(data)
@@ -24,9 +48,9 @@ export function deliveryKey(payload: Record<string, unknown>, rawBody: Buffer): 
 			: undefined;
 	const { event, timestamp } = payload;
 	if (isKeyPart(event) && isKeyPart(resourceId) && isKeyPart(timestamp)) {
-		return `${event}|${resourceId}|${timestamp}`;
+		return `${event}|${resourceId}|${timestamp}|${digestOf(data)}`;
 	}
-	return `body|${createHash('sha256').update(rawBody).digest('hex')}`;
+	return `payload|${digestOf(payload)}`;
 }
 
 function isKeyPart(value: unknown): value is string | number {

@@ -8,8 +8,8 @@ import { DeliveryDedup } from './deliveryDedup';
  * seen again and every retry would run the workflow once more.
  *
  * What this guarantees: within one running n8n instance, a retried or duplicated delivery of
- * an event (same `event`, `data.id` and `timestamp`) arriving within an hour of the first
- * starts no second execution. It does not hold across a restart of n8n (the memory is
+ * an event (same `event`, `data.id`, `timestamp` and `data`; see `deliveryKey`) arriving
+ * within an hour of the first starts no second execution. It does not hold across a restart of n8n (the memory is
  * empty again, so a retry arriving after the restart may run once more) nor across the
  * separate webhook processes of queue mode (each has its own memory).
  */

@@ -1,8 +1,12 @@
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../shared/transport';
-import { readSigningSecret } from './subscriptionRules';
+import { type ApiResponse, apiRequest } from '../shared/transport';
+import {
+	type ListedSubscription,
+	readSigningSecret,
+	readSubscriptionPage,
+} from './subscriptionRules';
 
 /** What the node keeps in its static data between activation and deactivation. */
 export interface StoredSubscription extends IDataObject {
@@ -26,15 +30,32 @@ function httpStatusOf(error: unknown): number | undefined {
 	return Number.isInteger(code) ? code : undefined;
 }
 
+/**
+ * Subscribes `url` to `events`. A 409 is how a service may refuse a second subscription for
+ * one URL: it then holds one this trigger has lost track of, which only the dashboard can
+ * remove when the service cannot list its subscriptions.
+ */
 export async function createSubscription(
 	this: IHookFunctions,
 	url: string,
 	events: string[],
 	description: string,
 ): Promise<{ subscriptionId: string; signingSecret?: string }> {
-	const response = await apiRequest.call(this, 'POST', '/webhooks', {
-		body: { url, events, description },
-	});
+	let response: ApiResponse<unknown>;
+	try {
+		response = await apiRequest.call(this, 'POST', '/webhooks', {
+			body: { url, events, description },
+		});
+	} catch (error) {
+		if (httpStatusOf(error) !== 409) throw new NodeApiError(this.getNode(), error as JsonObject);
+		const reason = (error as Error).message;
+		throw new NodeApiError(this.getNode(), { status: 409, message: reason } as JsonObject, {
+			message: `The service already has a subscription for this trigger's webhook URL: ${reason}`,
+			description:
+				"This trigger lost track of an earlier subscription at its URL (the workflow's static data no longer names it) and could not find it in a listing of the service's subscriptions. Delete the endpoint with this workflow's webhook URL in the service's dashboard (Settings, Webhooks) and activate the workflow again, or choose Subscription: Manual and paste that endpoint's signing secret into Signing Secret.",
+			httpCode: '409',
+		});
+	}
 	const created = (response.body ?? {}) as IDataObject;
 	const subscriptionId = created.id;
 	if (typeof subscriptionId !== 'string' || subscriptionId === '') {
@@ -79,4 +100,37 @@ export async function deleteSubscription(
 		if (status === 404 || status === 405) return 'already gone';
 		throw new NodeApiError(this.getNode(), error as JsonObject);
 	}
+}
+
+/** At most this many pages are read when listing: 100 subscriptions a page would be 1,000. */
+const MAX_LIST_PAGES = 10;
+
+/**
+ * The subscriptions the service lists, or `undefined` when it cannot list them: the
+ * specification shows no list endpoint (the sandbox answers 405), so 404, 405 and 501 mean
+ * "cannot list", as does an answer that is not a list. Any other failure is thrown.
+ */
+export async function listSubscriptions(
+	this: IHookFunctions,
+): Promise<ListedSubscription[] | undefined> {
+	const listed: ListedSubscription[] = [];
+	let cursor: string | undefined;
+	for (let page = 1; page <= MAX_LIST_PAGES; page++) {
+		let body: unknown;
+		try {
+			({ body } = await apiRequest.call(this, 'GET', '/webhooks', {
+				qs: cursor === undefined ? undefined : { cursor },
+			}));
+		} catch (error) {
+			const status = httpStatusOf(error);
+			if (status === 404 || status === 405 || status === 501) return undefined;
+			throw new NodeApiError(this.getNode(), error as JsonObject);
+		}
+		const read = readSubscriptionPage(body);
+		if (read === undefined) return undefined;
+		listed.push(...read.subscriptions);
+		if (read.nextCursor === undefined || read.nextCursor === cursor) break;
+		cursor = read.nextCursor;
+	}
+	return listed;
 }

@@ -53,3 +53,42 @@ export function readSigningSecret(created: IDataObject): string | undefined {
 	}
 	return undefined;
 }
+
+/** A subscription as a listing shows it: the fields that tell whose it is. */
+export interface ListedSubscription {
+	id: string;
+	url: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * One page of a subscription listing, which the specification does not show: a bare array or
+ * `{ data: [...] }`, with `next_cursor` (in `pagination` or at the top) while `has_more` is
+ * true. Records without a string `id` and `url` are skipped. `undefined` when it is no list.
+ */
+export function readSubscriptionPage(
+	body: unknown,
+): { subscriptions: ListedSubscription[]; nextCursor?: string } | undefined {
+	let records: unknown[];
+	if (Array.isArray(body)) records = body;
+	else if (isRecord(body) && Array.isArray(body.data)) records = body.data;
+	else return undefined;
+
+	const subscriptions = records
+		.filter(isRecord)
+		.filter(
+			(record): record is Record<string, unknown> & ListedSubscription =>
+				typeof record.id === 'string' && record.id !== '' && typeof record.url === 'string',
+		)
+		.map(({ id, url }) => ({ id, url }));
+
+	const paging = isRecord(body) ? (isRecord(body.pagination) ? body.pagination : body) : {};
+	const nextCursor =
+		paging.has_more === true && typeof paging.next_cursor === 'string' && paging.next_cursor !== ''
+			? paging.next_cursor
+			: undefined;
+	return nextCursor === undefined ? { subscriptions } : { subscriptions, nextCursor };
+}

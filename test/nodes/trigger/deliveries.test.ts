@@ -313,7 +313,7 @@ describe('after verification', () => {
 	});
 });
 
-describe('duplicates (same event, data.id and timestamp)', () => {
+describe('duplicates (same event, data.id, timestamp and data)', () => {
 	it('a delivery received three times starts one run; every copy is answered 200', async () => {
 		const harness = await activeTrigger();
 		const body = eventBody(
@@ -355,6 +355,82 @@ describe('duplicates (same event, data.id and timestamp)', () => {
 		const spaced = JSON.stringify(JSON.parse(compact), null, 2);
 		expect((await deliver(harness, compact, signedHeaders(compact, secret))).runs).toHaveLength(1);
 		expect((await deliver(harness, spaced, signedHeaders(spaced, secret))).runs).toEqual([]);
+	});
+
+	it('the same event re-serialized with its keys in another order is still one event', async () => {
+		const harness = await activeTrigger();
+		const secret = storedSecret(harness);
+		const timestamp = '2025-01-10T12:00:00.000Z';
+		const first = eventBody(
+			'lead.qualified',
+			{ id: 'lead_13', score: 81, intent: 'browsing' },
+			timestamp,
+		);
+		const reordered = JSON.stringify({
+			data: { intent: 'browsing', score: 81, id: 'lead_13' },
+			organization_id: 'org_alpha',
+			timestamp,
+			event: 'lead.qualified',
+		});
+		expect((await deliver(harness, first, signedHeaders(first, secret))).runs).toHaveLength(1);
+		const again = await deliver(harness, reordered, signedHeaders(reordered, secret));
+		expect([again.statusCode, again.runs]).toEqual([200, []]);
+	});
+
+	it('two different events about one lead in the same millisecond start two runs', async () => {
+		const harness = await activeTrigger(triggerParameters({ events: ['*'] }));
+		const secret = storedSecret(harness);
+		const timestamp = '2025-01-10T12:00:00.000Z';
+		// A lead scored twice by the AI, and a conversation handed over and closed at once.
+		const bodies = [
+			eventBody('lead.qualified', { id: 'lead_14', score: 70, status: 'qualified' }, timestamp),
+			eventBody('lead.qualified', { id: 'lead_14', score: 92, status: 'qualified' }, timestamp),
+			eventBody(
+				'conversation.status_changed',
+				{ id: 'conv_14', lead_id: 'lead_14', status: 'transferred', previous_status: 'open' },
+				timestamp,
+			),
+			eventBody(
+				'conversation.status_changed',
+				{ id: 'conv_14', lead_id: 'lead_14', status: 'closed', previous_status: 'transferred' },
+				timestamp,
+			),
+		];
+
+		const runs = [];
+		for (const body of bodies) {
+			const result = await deliver(harness, body, signedHeaders(body, secret));
+			expect(result.statusCode).toBe(200);
+			runs.push(...result.runs);
+		}
+
+		expect(runs.map((run) => run[0].json)).toEqual(bodies.map((body) => JSON.parse(body)));
+		// And each is still one event when the service retries it.
+		for (const body of bodies) {
+			expect((await deliver(harness, body, signedHeaders(body, secret))).runs).toEqual([]);
+		}
+	});
+
+	it('events the service sends in one burst about one lead each start one run, retries included', async () => {
+		await activeTrigger(triggerParameters({ events: ['*'] }));
+		const lead = sandbox.control.createChannelLead({ channel: 'web_form' });
+		receiver.loseNextAnswers(2);
+
+		sandbox.control.qualifyLead(lead.id, 70);
+		sandbox.control.qualifyLead(lead.id, 92);
+		sandbox.control.bookAppointment(lead.id);
+		await settled();
+
+		const events = new Map<string, number>();
+		for (const delivery of sandbox.control.deliveries()) events.set(delivery.body, 0);
+		for (const entry of receiver.received) {
+			if (entry.runs.length === 0) continue;
+			const body = JSON.stringify(entry.runs[0][0].json);
+			events.set(body, (events.get(body) ?? 0) + entry.runs.length);
+		}
+		expect(events.size).toBe(4);
+		expect([...events.values()]).toEqual([1, 1, 1, 1]);
+		expect(sandbox.control.deliveries().filter((delivery) => delivery.attempt > 1).length).toBe(2);
 	});
 
 	it('each trigger keeps its own record: two workflows both run for the same event', async () => {

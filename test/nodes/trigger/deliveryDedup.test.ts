@@ -2,36 +2,89 @@ import {
 	DELIVERY_HORIZON_MS,
 	DELIVERY_MEMORY_CAP,
 	DeliveryDedup,
+	canonicalJson,
 	deliveryKey,
 } from '../../../nodes/LeadConversationsTrigger/deliveryDedup';
 
 const MINUTE = 60_000;
-const body = (text: string) => Buffer.from(text);
+const reparsed = (payload: unknown, space?: number) =>
+	JSON.parse(JSON.stringify(payload, null, space)) as Record<string, unknown>;
 
-describe('deliveryKey: what makes two deliveries the same event', () => {
-	it('is event|data.id|timestamp', () => {
-		const payload = {
-			event: 'lead.qualified',
-			timestamp: '2025-01-10T12:00:00Z',
-			data: { id: 'lead_1' },
-		};
-		expect(deliveryKey(payload, body('{}'))).toBe('lead.qualified|lead_1|2025-01-10T12:00:00Z');
+describe('canonicalJson: one text for one JSON value', () => {
+	it('sorts the keys of every object, at every depth, and keeps array order', () => {
+		expect(canonicalJson({ b: 1, a: { d: [3, 1], c: null } })).toBe(
+			'{"a":{"c":null,"d":[3,1]},"b":1}',
+		);
+		expect(canonicalJson({ a: { c: null, d: [3, 1] }, b: 1 })).toBe(
+			canonicalJson({ b: 1, a: { d: [3, 1], c: null } }),
+		);
+		expect(canonicalJson([1, 3])).not.toBe(canonicalJson([3, 1]));
 	});
 
-	it('tells apart two events about the same lead', () => {
-		const qualified = { event: 'lead.qualified', timestamp: 't1', data: { id: 'lead_1' } };
-		const assigned = { event: 'lead.assigned', timestamp: 't1', data: { id: 'lead_1' } };
-		const later = { event: 'lead.qualified', timestamp: 't2', data: { id: 'lead_1' } };
-		const keys = new Set([qualified, assigned, later].map((p) => deliveryKey(p, body('{}'))));
+	it('writes strings as JSON does, so "é" and its escape read alike', () => {
+		expect(canonicalJson(JSON.parse('{"name":"Jos\\u00e9"}'))).toBe('{"name":"José"}');
+	});
+});
+
+describe('deliveryKey: what makes two deliveries the same event', () => {
+	const qualified = {
+		event: 'lead.qualified',
+		timestamp: '2025-01-10T12:00:00.000Z',
+		organization_id: 'org_alpha',
+		data: { id: 'lead_1', score: 70, status: 'qualified' },
+	};
+
+	it('is event|data.id|timestamp followed by a digest of data', () => {
+		expect(deliveryKey(qualified)).toMatch(
+			/^lead\.qualified\|lead_1\|2025-01-10T12:00:00\.000Z\|[0-9a-f]{64}$/,
+		);
+	});
+
+	it('is the same for a retry of the event, also re-serialized with other spacing or key order', () => {
+		const reordered = {
+			data: { status: 'qualified', score: 70, id: 'lead_1' },
+			organization_id: 'org_alpha',
+			timestamp: '2025-01-10T12:00:00.000Z',
+			event: 'lead.qualified',
+		};
+		expect(deliveryKey(reparsed(qualified))).toBe(deliveryKey(qualified));
+		expect(deliveryKey(reparsed(qualified, 2))).toBe(deliveryKey(qualified));
+		expect(deliveryKey(reordered)).toBe(deliveryKey(qualified));
+	});
+
+	it('tells apart two different events about one lead in the same millisecond', () => {
+		const scoredAgain = { ...qualified, data: { ...qualified.data, score: 92 } };
+		expect(deliveryKey(scoredAgain)).not.toBe(deliveryKey(qualified));
+
+		const transferred = {
+			event: 'conversation.status_changed',
+			timestamp: '2025-01-10T12:00:00.000Z',
+			data: { id: 'conv_1', status: 'transferred', previous_status: 'open' },
+		};
+		const closed = {
+			...transferred,
+			data: { id: 'conv_1', status: 'closed', previous_status: 'transferred' },
+		};
+		expect(deliveryKey(closed)).not.toBe(deliveryKey(transferred));
+	});
+
+	it('tells apart two events about the same lead by event name and by timestamp', () => {
+		const assigned = { ...qualified, event: 'lead.assigned' };
+		const later = { ...qualified, timestamp: '2025-01-10T12:05:00.000Z' };
+		const keys = new Set([qualified, assigned, later].map((payload) => deliveryKey(payload)));
 		expect(keys.size).toBe(3);
 	});
 
-	it('falls back to a digest of the body when data.id or timestamp is missing', () => {
-		const payload = { event: 'lead.qualified', data: {} };
-		const first = deliveryKey(payload, body('{"a":1}'));
-		expect(first).toMatch(/^body\|[0-9a-f]{64}$/);
-		expect(deliveryKey(payload, body('{"a":1}'))).toBe(first);
-		expect(deliveryKey(payload, body('{"a":2}'))).not.toBe(first);
+	it('compares the whole payload when data.id or timestamp is missing, still regardless of spacing or key order', () => {
+		const withoutId = { event: 'lead.qualified', timestamp: 't1', data: { score: 70 } };
+		const first = deliveryKey(withoutId);
+		expect(first).toMatch(/^payload\|[0-9a-f]{64}$/);
+		expect(deliveryKey(reparsed(withoutId, 2))).toBe(first);
+		expect(deliveryKey({ data: { score: 70 }, timestamp: 't1', event: 'lead.qualified' })).toBe(
+			first,
+		);
+		expect(deliveryKey({ ...withoutId, data: { score: 71 } })).not.toBe(first);
+		expect(deliveryKey({ event: 'lead.qualified', data: { id: 'lead_1' } })).toMatch(/^payload\|/);
 	});
 });
 

@@ -91,7 +91,8 @@ describe('create: subscribing on activation', () => {
 			subscribedUrl: harness.webhookUrl,
 			subscribedEvents: ['lead.qualified', 'appointment.booked'],
 		});
-		expect(webhookCalls()).toEqual(['POST /v1/webhooks 201']);
+		// The sandbox cannot list subscriptions (405), so nothing is looked for at the URL.
+		expect(webhookCalls()).toEqual(['GET /v1/webhooks 405', 'POST /v1/webhooks 201']);
 	});
 
 	it('subscribes to "*" when All Events is chosen, whatever else is chosen or typed', async () => {
@@ -179,7 +180,11 @@ describe('checkExists', () => {
 		expect(subscriptions[0].id).not.toBe(first.id);
 		expect(harness.staticData.subscriptionId).toBe(subscriptions[0].id);
 		expect(harness.staticData.signingSecret).toBe(subscriptions[0].secret);
-		expect(webhookCalls()).toEqual(['GET /v1/webhooks/{id} 404', 'POST /v1/webhooks 201']);
+		expect(webhookCalls()).toEqual([
+			'GET /v1/webhooks/{id} 404',
+			'GET /v1/webhooks 405',
+			'POST /v1/webhooks 201',
+		]);
 	});
 
 	it.each([405, 501])(
@@ -243,7 +248,11 @@ describe('checkExists', () => {
 		expect(subscriptions[0].events).toEqual(['lead.qualified', 'lead.assigned']);
 		expect(subscriptions[0].url).toBe(old.url);
 		expect(after.staticData.subscribedEvents).toEqual(['lead.qualified', 'lead.assigned']);
-		expect(webhookCalls()).toEqual(['DELETE /v1/webhooks/{id} 204', 'POST /v1/webhooks 201']);
+		expect(webhookCalls()).toEqual([
+			'DELETE /v1/webhooks/{id} 204',
+			'GET /v1/webhooks 405',
+			'POST /v1/webhooks 201',
+		]);
 	});
 
 	it('replaces the subscription when the webhook URL changed (for example a new WEBHOOK_URL)', async () => {
@@ -352,7 +361,11 @@ describe('delete: unsubscribing on deactivation', () => {
 		sandbox.control.clearRequests();
 		await harness.activate();
 
-		expect(webhookCalls()).toEqual(['DELETE /v1/webhooks/{id} 204', 'POST /v1/webhooks 201']);
+		expect(webhookCalls()).toEqual([
+			'DELETE /v1/webhooks/{id} 204',
+			'GET /v1/webhooks 405',
+			'POST /v1/webhooks 201',
+		]);
 		const subscriptions = sandbox.control.webhooks();
 		expect(subscriptions).toHaveLength(1);
 		expect(subscriptions[0].id).not.toBe(leftover);
@@ -466,6 +479,11 @@ describe('a service that spells the creation response differently', () => {
 				response
 					.writeHead(201, { 'Content-Type': 'application/json' })
 					.end(JSON.stringify(creationResponse));
+			} else if (request.method === 'GET') {
+				// Another way of saying "no list here".
+				response
+					.writeHead(404, { 'Content-Type': 'application/json' })
+					.end(JSON.stringify({ error: 'not_found', message: 'Not found' }));
 			} else {
 				deleted.push(`${request.method} ${request.url}`);
 				response.writeHead(204).end();
@@ -518,6 +536,315 @@ describe('a service that spells the creation response differently', () => {
 		await harness.activate();
 		expect(harness.staticData.subscriptionId).toBe('wh_other_3');
 		expect(harness.staticData.signingSecret).toBeUndefined();
+	});
+});
+
+/** What n8n shows a trigger whose workflow lost its static data: an empty record. */
+function loseStaticData(harness: ReturnType<typeof createTriggerHarness>): void {
+	for (const key of Object.keys(harness.staticData)) delete harness.staticData[key];
+}
+
+describe("a trigger whose workflow's static data was lost (within one n8n process)", () => {
+	it('a trigger whose static data was lost deletes its previous subscription on deactivation, leaving none', async () => {
+		const harness = trigger();
+		await harness.activate();
+		const subscriptionId = String(harness.staticData.subscriptionId);
+		loseStaticData(harness);
+		sandbox.control.clearRequests();
+
+		expect(await harness.deactivate()).toBe(true);
+
+		expect(webhookCalls()).toEqual(['DELETE /v1/webhooks/{id} 204']);
+		expect(sandbox.control.requests()[0].path).toBe(`/v1/webhooks/${subscriptionId}`);
+		expect(sandbox.control.webhooks()).toEqual([]);
+		expect(harness.staticData).toEqual({});
+		expect(harness.logs.filter((line) => line.startsWith('warn'))).toEqual([]);
+	});
+
+	it('takes its subscription over on the next activation: still one subscription, the same secret', async () => {
+		const harness = trigger();
+		await harness.activate();
+		const before = { ...harness.staticData };
+		loseStaticData(harness);
+		sandbox.control.clearRequests();
+
+		await harness.activate();
+
+		expect(webhookCalls()).toEqual(['GET /v1/webhooks/{id} 200']);
+		expect(harness.staticData).toEqual(before);
+		expect(sandbox.control.webhooks().map((subscription) => subscription.id)).toEqual([
+			before.subscriptionId,
+		]);
+		expect(harness.logs.some((line) => line.includes('had lost subscription'))).toBe(true);
+	});
+
+	it('still verifies deliveries with the secret the static data lost', async () => {
+		const harness = trigger();
+		await harness.activate();
+		const secret = storedSecret(harness);
+		loseStaticData(harness);
+		const body = eventBody('lead.qualified', { id: 'lead_lost_1', score: 90 });
+
+		const accepted = await harness.deliver({ body, headers: signedHeaders(body, secret) });
+		const forged = await harness.deliver({ body, headers: signedHeaders(body, 'guessed') });
+
+		expect([accepted.statusCode, accepted.runs.length]).toEqual([200, 1]);
+		expect([forged.statusCode, forged.runs.length]).toEqual([401, 0]);
+	});
+
+	it('with other events chosen meanwhile, deletes the remembered subscription before subscribing to them', async () => {
+		const harness = trigger(triggerParameters({ events: ['lead.qualified'] }));
+		await harness.activate();
+		const old = sandbox.control.webhooks()[0];
+		loseStaticData(harness);
+		harness.node.parameters.events = ['lead.qualified', 'lead.assigned'];
+		sandbox.control.clearRequests();
+
+		await harness.activate();
+
+		expect(webhookCalls()).toEqual([
+			'DELETE /v1/webhooks/{id} 204',
+			'GET /v1/webhooks 405',
+			'POST /v1/webhooks 201',
+		]);
+		const subscriptions = sandbox.control.webhooks();
+		expect(subscriptions).toHaveLength(1);
+		expect(subscriptions[0].id).not.toBe(old.id);
+		expect(subscriptions[0].events).toEqual(['lead.qualified', 'lead.assigned']);
+	});
+
+	it('still retries a DELETE that failed at deactivation when the record of it was lost', async () => {
+		const harness = trigger();
+		await harness.activate();
+		const leftover = String(harness.staticData.subscriptionId);
+		sandbox.control.injectFaults({
+			kind: 'status',
+			status: 403,
+			method: 'DELETE',
+			pathPrefix: '/v1/webhooks',
+		});
+		await harness.deactivate();
+		sandbox.control.clearFaults();
+		loseStaticData(harness);
+		sandbox.control.clearRequests();
+
+		await harness.activate();
+
+		expect(webhookCalls()).toEqual([
+			'DELETE /v1/webhooks/{id} 204',
+			'GET /v1/webhooks 405',
+			'POST /v1/webhooks 201',
+		]);
+		const subscriptions = sandbox.control.webhooks();
+		expect(subscriptions).toHaveLength(1);
+		expect(subscriptions[0].id).not.toBe(leftover);
+		expect(harness.staticData.undeletedSubscriptionIds).toBeUndefined();
+	});
+
+	it('leaves other triggers alone: each one finds only its own subscription', async () => {
+		const first = trigger();
+		const second = trigger();
+		await first.activate();
+		await second.activate();
+		const secondId = second.staticData.subscriptionId;
+		loseStaticData(first);
+
+		await first.deactivate();
+
+		expect(sandbox.control.webhooks().map((subscription) => subscription.id)).toEqual([secondId]);
+		await second.deactivate();
+		expect(sandbox.control.webhooks()).toEqual([]);
+	});
+});
+
+/**
+ * The specification shows no way to list subscriptions and the sandbox answers 405, so this
+ * corner is played by a small stand-in for a service that can: subscriptions kept in a list,
+ * listed as the case asks, deleted by ID, and a second one for one URL refused with 409.
+ */
+describe('a service that can list its subscriptions', () => {
+	interface Subscription {
+		id: string;
+		url: string;
+		events: string[];
+		secret: string;
+	}
+	type Listing = 'array' | 'data' | 'pages' | 405 | 403;
+
+	let server: http.Server;
+	let subscriptions: Subscription[];
+	let listing: Listing;
+	let calls: string[];
+	let created = 0;
+
+	const send = (response: http.ServerResponse, status: number, body?: unknown) => {
+		if (body === undefined) response.writeHead(status).end();
+		else
+			response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+	};
+	const listed = () => subscriptions.map(({ id, url, events }) => ({ id, url, events }));
+
+	function list(response: http.ServerResponse, cursor: string | null): number {
+		if (typeof listing === 'number') {
+			send(response, listing, { error: 'not_allowed', message: 'No list here' });
+			return listing;
+		}
+		if (listing === 'array') send(response, 200, listed());
+		else if (listing === 'data') send(response, 200, { data: listed() });
+		else {
+			const at = Number(cursor ?? 0);
+			const hasMore = at + 1 < subscriptions.length;
+			send(response, 200, {
+				data: listed().slice(at, at + 1),
+				pagination: { limit: 1, has_more: hasMore, next_cursor: hasMore ? String(at + 1) : null },
+			});
+		}
+		return 200;
+	}
+
+	async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
+		const chunks: Buffer[] = [];
+		for await (const chunk of request) chunks.push(chunk as Buffer);
+		const url = new URL(request.url ?? '/', 'http://service.example');
+		const id = url.pathname.match(/^\/v1\/webhooks\/([^/]+)$/)?.[1];
+		let status: number;
+		if (request.method === 'GET' && url.pathname === '/v1/webhooks') {
+			status = list(response, url.searchParams.get('cursor'));
+		} else if (request.method === 'POST' && url.pathname === '/v1/webhooks') {
+			const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Subscription;
+			if (subscriptions.some((subscription) => subscription.url === body.url)) {
+				status = 409;
+				send(response, status, {
+					error: 'conflict',
+					message: 'An endpoint with this URL already exists',
+				});
+			} else {
+				const subscription = {
+					id: `wh_listed_${++created}`,
+					url: body.url,
+					events: body.events,
+					secret: `listed-secret-${created}-${Math.random().toString(16).slice(2)}`,
+				};
+				subscriptions.push(subscription);
+				secretsSeen.add(subscription.secret);
+				status = 201;
+				send(response, status, subscription);
+			}
+		} else if (id !== undefined) {
+			const index = subscriptions.findIndex((subscription) => subscription.id === id);
+			status = index === -1 ? 404 : request.method === 'DELETE' ? 204 : 200;
+			if (status === 204) subscriptions.splice(index, 1);
+			send(response, status, status === 200 ? listed()[index] : undefined);
+		} else {
+			status = 404;
+			send(response, status, { error: 'not_found', message: 'Not found' });
+		}
+		calls.push(`${request.method} ${url.pathname}${url.search} ${status}`);
+	}
+
+	beforeAll(async () => {
+		server = http.createServer((request, response) => void handle(request, response));
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	});
+
+	afterAll(async () => {
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+
+	beforeEach(() => {
+		subscriptions = [];
+		calls = [];
+	});
+
+	const listingTrigger = (webhookId: string) =>
+		createTriggerHarness(
+			triggerParameters(),
+			{
+				apiKey: 'key-of-a-listing-service',
+				baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+			},
+			{ webhookBaseUrl: INSTANCE, webhookId },
+		);
+
+	/**
+	 * A trigger activated in an earlier n8n process, whose static data was then lost: the new
+	 * process has another memory (here: another workflow object and ID) but the same webhook URL.
+	 */
+	async function leftBehindByEarlierProcess(webhookId: string): Promise<string> {
+		const earlier = listingTrigger(webhookId);
+		await earlier.activate();
+		return String(earlier.staticData.subscriptionId);
+	}
+
+	const otherTriggersSubscription = (): Subscription => ({
+		id: 'wh_of_another_trigger',
+		url: `${INSTANCE}webhook/another-trigger/webhook`,
+		events: ['lead.qualified'],
+		secret: 'secret-of-another-trigger',
+	});
+
+	it.each<[string, Listing, string[]]>([
+		['a bare array', 'array', ['GET /v1/webhooks 200']],
+		['{ data: [...] }', 'data', ['GET /v1/webhooks 200']],
+		[
+			'pages followed by next_cursor',
+			'pages',
+			['GET /v1/webhooks 200', 'GET /v1/webhooks?cursor=1 200'],
+		],
+	])(
+		'listed as %s: deletes the subscription an earlier process left at its URL, and nothing else, before subscribing',
+		async (_case, shape, listCalls) => {
+			const leftover = await leftBehindByEarlierProcess(`hook-listed-${shape}`);
+			subscriptions.unshift(otherTriggersSubscription());
+			listing = shape;
+			calls = [];
+
+			const harness = listingTrigger(`hook-listed-${shape}`);
+			await harness.activate();
+
+			expect(calls).toEqual([
+				...listCalls,
+				`DELETE /v1/webhooks/${leftover} 204`,
+				'POST /v1/webhooks 201',
+			]);
+			expect(subscriptions.map((subscription) => [subscription.id, subscription.url])).toEqual([
+				['wh_of_another_trigger', `${INSTANCE}webhook/another-trigger/webhook`],
+				[harness.staticData.subscriptionId, harness.webhookUrl],
+			]);
+			expect(harness.logs.filter((line) => line.startsWith('warn'))).toEqual([]);
+		},
+	);
+
+	it('a listing refused for another reason (403) is logged, and the trigger still subscribes', async () => {
+		listing = 403;
+		const harness = listingTrigger('hook-listing-refused');
+
+		await harness.activate();
+
+		expect(calls).toEqual(['GET /v1/webhooks 403', 'POST /v1/webhooks 201']);
+		const warnings = harness.logs.filter((line) => line.startsWith('warn'));
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toContain('could not list');
+		expect(harness.staticData.subscriptionId).toBe(subscriptions[0].id);
+	});
+
+	it('without a listing, a 409 for the URL fails the activation with what to do in the dashboard', async () => {
+		const leftover = await leftBehindByEarlierProcess('hook-conflict');
+		listing = 405;
+		calls = [];
+
+		const harness = listingTrigger('hook-conflict');
+		const error = await rejection(harness.activate());
+
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).httpCode).toBe('409');
+		expect(error.message).toContain("already has a subscription for this trigger's webhook URL");
+		expect(error.message).toContain('An endpoint with this URL already exists');
+		expect((error as NodeApiError).description).toContain('Settings, Webhooks');
+		expect((error as NodeApiError).description).toContain('Manual');
+		expect(calls).toEqual(['GET /v1/webhooks 405', 'POST /v1/webhooks 409']);
+		expect(subscriptions.map((subscription) => subscription.id)).toEqual([leftover]);
+		expect(harness.staticData).toEqual({});
 	});
 });
 

@@ -10,6 +10,7 @@ import {
 	assertHttpsWebhookUrl,
 	isSubscribed,
 	readSigningSecret,
+	readSubscriptionPage,
 	sameEvents,
 	subscribedEvents,
 } from '../../../nodes/LeadConversationsTrigger/subscriptionRules';
@@ -119,4 +120,46 @@ describe('parseEventPayload and output shapes', () => {
 		});
 		expect(dataOf({ event: 'x', data: 'not an object' })).toEqual({});
 	});
+});
+
+describe('readSubscriptionPage: a listing the specification does not show', () => {
+	const records = [
+		{ id: 'wh_1', url: 'https://a.example/webhook/x/webhook', events: ['*'] },
+		{ id: 'wh_2', url: 'https://a.example/webhook/y/webhook' },
+	];
+	const expected = [
+		{ id: 'wh_1', url: 'https://a.example/webhook/x/webhook' },
+		{ id: 'wh_2', url: 'https://a.example/webhook/y/webhook' },
+	];
+
+	it('reads a bare array and { data: [...] }', () => {
+		expect(readSubscriptionPage(records)).toEqual({ subscriptions: expected });
+		expect(readSubscriptionPage({ data: records })).toEqual({ subscriptions: expected });
+	});
+
+	it('follows next_cursor only while has_more is true, in pagination or at the top', () => {
+		expect(
+			readSubscriptionPage({ data: records, pagination: { has_more: true, next_cursor: 'c2' } }),
+		).toEqual({ subscriptions: expected, nextCursor: 'c2' });
+		expect(readSubscriptionPage({ data: records, has_more: true, next_cursor: 'c3' })).toEqual({
+			subscriptions: expected,
+			nextCursor: 'c3',
+		});
+		expect(
+			readSubscriptionPage({ data: records, pagination: { has_more: false, next_cursor: 'c2' } }),
+		).toEqual({ subscriptions: expected });
+	});
+
+	it('skips records without a string id and url', () => {
+		expect(
+			readSubscriptionPage([null, 'wh_3', { id: 4, url: 'u' }, { id: 'wh_5' }, records[0]]),
+		).toEqual({ subscriptions: [expected[0]] });
+	});
+
+	it.each([[undefined], [''], [{}], [{ data: 'none' }], [{ webhooks: records }]])(
+		'is undefined for an answer that is no list: %j',
+		(body) => {
+			expect(readSubscriptionPage(body)).toBeUndefined();
+		},
+	);
 });
