@@ -38,8 +38,8 @@ export function assertHttpsWebhookUrl(node: INode, url: string | undefined): str
 		`The service only delivers events to https:// addresses, but n8n gives this trigger the webhook URL "${url ?? ''}"`,
 		{
 			description:
-				"Set the WEBHOOK_URL environment variable to n8n's public https:// address and restart n8n. " +
-				'While testing on a local machine, put a tunnel in front of n8n and use its https:// address as WEBHOOK_URL. ' +
+				"Set the WEBHOOK_URL environment variable (N8N_WEBHOOK_URL from n8n 2.x on) to n8n's public https:// address and restart n8n. " +
+				'While testing on a local machine, put a tunnel in front of n8n and use its https:// address there. ' +
 				'Behind a reverse proxy that ends TLS, also set N8N_PROXY_HOPS=1 so n8n builds https:// URLs.',
 		},
 	);
