@@ -4,11 +4,7 @@
 
 import './demo/userFolder';
 
-import { execFileSync } from 'child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
-import { createServer, type Server } from 'https';
-import type { AddressInfo } from 'net';
-import { tmpdir } from 'os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
 
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
@@ -16,11 +12,13 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
 	createTriggerHarness,
+	n8nAnswer,
 	runWorkflow,
 	type HarnessCredentials,
 	type RunResult,
 	type WorkflowSpec,
 } from '../test/harness';
+import { startHttpsReceiver } from '../test/support/receiver';
 import { builtInNodeTypes } from './demo/n8nCoreNodes';
 
 const repoRoot = resolve(__dirname, '..');
@@ -98,56 +96,6 @@ async function leadsToSpreadsheet(sandbox: RunningSandbox, credentials: HarnessC
 
 // 2. Qualified → auto-assign ---------------------------------------------------------------
 
-/** A local HTTPS address for the trigger: the service delivers only to https:// URLs. */
-async function startHttpsReceiver(
-	handle: (
-		body: Buffer,
-		headers: Record<string, string | string[]>,
-	) => Promise<{ status: number; body: string }>,
-): Promise<{ server: Server; port: number; cleanup: () => void }> {
-	const certDir = mkdtempSync(join(tmpdir(), 'lc-demo-tls-'));
-	const key = join(certDir, 'key.pem');
-	const cert = join(certDir, 'cert.pem');
-	execFileSync(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'rsa:2048',
-			'-nodes',
-			'-days',
-			'1',
-			'-subj',
-			'/CN=localhost',
-			'-addext',
-			'subjectAltName=DNS:localhost,IP:127.0.0.1',
-			'-keyout',
-			key,
-			'-out',
-			cert,
-		],
-		{ stdio: 'ignore' },
-	);
-	const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			handle(Buffer.concat(chunks), req.headers as Record<string, string | string[]>)
-				.then(({ status, body }) =>
-					res.writeHead(status, { 'content-type': 'application/json' }).end(body),
-				)
-				.catch(() => res.writeHead(500).end());
-		});
-	});
-	await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-	return {
-		server,
-		port: (server.address() as AddressInfo).port,
-		cleanup: () => rmSync(certDir, { recursive: true, force: true }),
-	};
-}
-
 async function qualifiedToAdvisor(sandbox: RunningSandbox, credentials: HarnessCredentials) {
 	const workflow = loadExample('qualified-lead-round-robin.json');
 	const triggerNode = workflow.nodes.find((node) =>
@@ -158,7 +106,8 @@ async function qualifiedToAdvisor(sandbox: RunningSandbox, credentials: HarnessC
 	let pendingRun: Promise<RunResult> | undefined;
 	const deliveries: string[] = [];
 	let trigger: ReturnType<typeof createTriggerHarness> | undefined;
-	const receiver = await startHttpsReceiver(async (body, headers) => {
+	// A local HTTPS address for the trigger: the service delivers only to https:// URLs.
+	const receiver = await startHttpsReceiver(async ({ body, headers }) => {
 		const delivery = await trigger!.deliver({ body, headers });
 		deliveries.push(String(delivery.statusCode));
 		const items = delivery.runs[0];
@@ -171,7 +120,7 @@ async function qualifiedToAdvisor(sandbox: RunningSandbox, credentials: HarnessC
 				mode: 'webhook',
 			});
 		}
-		return { status: delivery.statusCode, body: JSON.stringify(delivery.body ?? {}) };
+		return n8nAnswer(delivery);
 	});
 
 	try {
@@ -229,8 +178,7 @@ async function qualifiedToAdvisor(sandbox: RunningSandbox, credentials: HarnessC
 			`   Deactivated: ${sandbox.control.webhooks().length} subscription(s) left in the service.`,
 		);
 	} finally {
-		receiver.server.close();
-		receiver.cleanup();
+		await receiver.close();
 	}
 }
 

@@ -1,6 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import {
 	NodeConnectionTypes,
 	type IDataObject,
@@ -19,6 +16,7 @@ import {
 	type HarnessCredentials,
 	type RunningSandbox,
 } from '../harness';
+import { freePort } from '../support/ports';
 
 // n8n 1.x loses the HTTP error behind a failed test request (n8n-workflow 1.x resets a
 // NodeApiError's `cause`), so its Test button skips the credential's rules and shows n8n's own
@@ -61,14 +59,6 @@ class AuthenticatedGet implements INodeType {
 		)) as IDataObject;
 		return [[{ json: response, pairedItem: { item: 0 } }]];
 	}
-}
-
-async function closedLoopbackPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
 }
 
 describe('Lead Conversations API credential', () => {
@@ -162,7 +152,7 @@ describe('Lead Conversations API credential', () => {
 		});
 
 		it('names the connection problem when nothing answers at the Base URL', async () => {
-			const port = await closedLoopbackPort();
+			const port = await freePort();
 			const outcome = await runCredentialTest({
 				...good(),
 				baseUrl: `http://127.0.0.1:${port}/v1`,

@@ -19,9 +19,10 @@ import {
 	CREDENTIAL_REFERENCE,
 	CREDENTIAL_TYPE,
 	createCredentialsHelper,
+	nodeCredentials,
 	type HarnessCredentials,
 } from './credentials';
-import { installLogCapture, logCursor } from './logger';
+import { captureLogs } from './logger';
 import { createNodeTypes, NO_OP_NODE_TYPE } from './nodeTypes';
 
 export interface CredentialTestResult extends INodeCredentialTestResult {
@@ -42,8 +43,7 @@ type RoutingError = Error & {
 export async function runCredentialTest(
 	credentials: HarnessCredentials,
 ): Promise<CredentialTestResult> {
-	installLogCapture();
-	const readLogs = logCursor();
+	const readLogs = captureLogs();
 	const credentialsHelper = createCredentialsHelper(credentials);
 	const credentialType = credentialsHelper.getCredentialType(CREDENTIAL_TYPE);
 	const testRequest: ICredentialTestRequest | undefined = credentialType.test;
@@ -80,7 +80,7 @@ export async function runCredentialTest(
 		type: NO_OP_NODE_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIAL_REFERENCE } },
+		credentials: nodeCredentials(),
 	};
 	const workflow = new Workflow({
 		nodes: [node],

@@ -36,6 +36,11 @@ export const CREDENTIAL_REFERENCE: INodeCredentialsDetails = {
 	name: 'Lead Conversations account',
 };
 
+/** A node's `credentials` field as the editor writes it when our credential is chosen. */
+export function nodeCredentials(): NonNullable<INode['credentials']> {
+	return { [CREDENTIAL_TYPE]: { ...CREDENTIAL_REFERENCE } };
+}
+
 export function createCredentialTypes(
 	extra: Record<string, ICredentialType> = {},
 ): Record<string, ICredentialType> {

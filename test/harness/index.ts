@@ -3,6 +3,7 @@
 //   runActionNode / runWorkflow  - workflow JSON through WorkflowExecute
 //   createTriggerHarness         - webhookMethods and webhook() of a trigger
 //   startWebhookReceiver         - loopback endpoint so the sandbox can deliver to a trigger
+//   n8nAnswer                    - what n8n sends back to a webhook's sender, for other endpoints
 //   runCredentialTest            - the credential form's Test button
 //   startTestSandbox             - the service model on a free loopback port
 export {
@@ -21,7 +22,12 @@ export {
 	NO_OP_NODE_TYPE,
 	TRIGGER_NODE_TYPE,
 } from './nodeTypes';
-export { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from './receiver';
+export {
+	n8nAnswer,
+	startWebhookReceiver,
+	type ReceivedDelivery,
+	type WebhookReceiver,
+} from './receiver';
 export { startTestSandbox, type RunningSandbox, type SandboxOptions } from './sandbox';
 export {
 	createTriggerHarness,

@@ -85,6 +85,15 @@ export function logCursor(): () => string[] {
 	return () => recorder.lines.slice(start);
 }
 
+/**
+ * What every harness entry point starts with: n8n's loggers routed to the recorder (a test may
+ * have replaced them meanwhile) and a cursor from here on.
+ */
+export function captureLogs(): () => string[] {
+	installLogCapture();
+	return logCursor();
+}
+
 /** Every line recorded in this test file so far. */
 export function allLogs(): string[] {
 	return [...recorder.lines];

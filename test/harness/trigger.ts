@@ -20,13 +20,8 @@ import {
 } from 'n8n-workflow';
 
 import { createAdditionalData, DEFAULT_INSTANCE_URL } from './additionalData';
-import {
-	CREDENTIAL_REFERENCE,
-	CREDENTIAL_TYPE,
-	createCredentialsHelper,
-	type HarnessCredentials,
-} from './credentials';
-import { installLogCapture, logCursor } from './logger';
+import { createCredentialsHelper, nodeCredentials, type HarnessCredentials } from './credentials';
+import { captureLogs } from './logger';
 import { createNodeTypes, latestVersion, TRIGGER_NODE_TYPE } from './nodeTypes';
 
 export interface DeliveredRequest {
@@ -96,8 +91,7 @@ export function createTriggerHarness(
 	credentials: HarnessCredentials,
 	options: TriggerHarnessOptions = {},
 ): TriggerHarness {
-	installLogCapture();
-	const readLogs = logCursor();
+	const readLogs = captureLogs();
 	const isTest = options.isTest === true;
 	const mode: WorkflowExecuteMode = isTest ? 'manual' : 'trigger';
 	const activation: WorkflowActivateMode = isTest ? 'manual' : 'activate';
@@ -113,7 +107,7 @@ export function createTriggerHarness(
 		typeVersion: latestVersion(nodeTypes.getByName(typeName)),
 		position: [0, 0],
 		parameters: structuredClone(parameters),
-		credentials: { [CREDENTIAL_TYPE]: { ...CREDENTIAL_REFERENCE } },
+		credentials: nodeCredentials(),
 		webhookId: options.webhookId ?? randomUUID(),
 	};
 	const workflowId = `workflow-${randomUUID()}`;
@@ -150,13 +144,9 @@ export function createTriggerHarness(
 		isTest,
 	});
 
-	const runWebhookMethod = async (method: 'checkExists' | 'create' | 'delete') => {
-		const webhookMethod = nodeType.webhookMethods?.[webhookDescription.name]?.[method];
-		if (webhookMethod === undefined) {
-			throw new UserError(`The node has no webhookMethods.${webhookDescription.name}.${method}`);
-		}
+	const hookContext = () => {
 		const additionalData = baseAdditionalData();
-		const context = new HookContext(
+		return new HookContext(
 			workflow,
 			node,
 			additionalData,
@@ -164,7 +154,14 @@ export function createTriggerHarness(
 			activation,
 			webhookData(additionalData),
 		);
-		return (await webhookMethod.call(context)) as boolean;
+	};
+
+	const runWebhookMethod = async (method: 'checkExists' | 'create' | 'delete') => {
+		const webhookMethod = nodeType.webhookMethods?.[webhookDescription.name]?.[method];
+		if (webhookMethod === undefined) {
+			throw new UserError(`The node has no webhookMethods.${webhookDescription.name}.${method}`);
+		}
+		return (await webhookMethod.call(hookContext())) as boolean;
 	};
 
 	const harness: TriggerHarness = {
@@ -176,16 +173,7 @@ export function createTriggerHarness(
 		},
 		node,
 		get webhookUrl() {
-			const additionalData = baseAdditionalData();
-			const context = new HookContext(
-				workflow,
-				node,
-				additionalData,
-				mode,
-				activation,
-				webhookData(additionalData),
-			);
-			return context.getNodeWebhookUrl(webhookDescription.name) ?? '';
+			return hookContext().getNodeWebhookUrl(webhookDescription.name) ?? '';
 		},
 		checkExists: async () => await runWebhookMethod('checkExists'),
 		create: async () => await runWebhookMethod('create'),

@@ -27,12 +27,12 @@ import {
 
 import { createAdditionalData } from './additionalData';
 import {
-	CREDENTIAL_REFERENCE,
 	CREDENTIAL_TYPE,
 	createCredentialsHelper,
+	nodeCredentials,
 	type HarnessCredentials,
 } from './credentials';
-import { installLogCapture, logCursor } from './logger';
+import { captureLogs } from './logger';
 import {
 	ACTION_NODE_TYPE,
 	createNodeTypes,
@@ -94,8 +94,7 @@ export async function runWorkflow(
 	credentials: HarnessCredentials,
 	options: RunWorkflowOptions = {},
 ): Promise<RunResult> {
-	installLogCapture();
-	const readLogs = logCursor();
+	const readLogs = captureLogs();
 	const mode = options.mode ?? 'manual';
 	const thrown = new Map<string, NodeFailure>();
 	const nodeTypes = recordThrownErrors(createNodeTypes(options.nodeTypes), thrown);
@@ -231,7 +230,7 @@ function completeNode(node: WorkflowSpec['nodes'][number], nodeTypes: INodeTypes
 		(credential) => credential.name === CREDENTIAL_TYPE,
 	);
 	if (complete.credentials === undefined && usesOurCredential) {
-		complete.credentials = { [CREDENTIAL_TYPE]: { ...CREDENTIAL_REFERENCE } };
+		complete.credentials = nodeCredentials();
 	}
 	if (complete.webhookId === undefined && (description.webhooks ?? []).length > 0) {
 		complete.webhookId = randomUUID();

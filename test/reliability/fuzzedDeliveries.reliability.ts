@@ -7,13 +7,13 @@ import { createHmac, randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	createTriggerHarness,
 	startTestSandbox,
 	type DeliveryResult,
 	type RunningSandbox,
 	type TriggerHarness,
 } from '../harness';
-import { credentialsOf, scaled, seededRandom, seconds } from './support/common';
+import { seededRandom } from '../support/random';
+import { credentialsOf, scaled, seconds } from './support/common';
 import { count, recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
@@ -239,13 +239,11 @@ function headersFor(mutation: Mutation, random: () => number): Record<string, st
 beforeAll(async () => {
 	sandbox = await startTestSandbox();
 	receiver = await HttpsReceiver.start();
-	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
-	trigger = createTriggerHarness(
+	trace.addApiKeys(sandbox);
+	trigger = receiver.attachTrigger(
 		{ events: ['*'], subscription: 'automatic', options: {} },
 		credentialsOf(sandbox),
-		{ webhookBaseUrl: receiver.baseUrl },
 	);
-	receiver.attach(trigger);
 	await trigger.activate();
 	const [subscription] = sandbox.control.webhooks();
 	secret = subscription.secret;

@@ -18,7 +18,7 @@ const ids = { lead: '', conversation: '', agent: '' };
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox();
-	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+	trace.addApiKeys(sandbox);
 	const state = sandbox.control.state();
 	ids.lead = state.leads.find((lead) => lead.organization_id === 'org_alpha')!.id;
 	ids.conversation = state.conversations.find(

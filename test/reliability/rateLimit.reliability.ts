@@ -22,7 +22,7 @@ const trace = new SecretTrace('rateLimit.reliability.ts');
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox();
-	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+	trace.addApiKeys(sandbox);
 });
 
 afterAll(async () => {

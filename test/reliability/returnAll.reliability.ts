@@ -29,7 +29,7 @@ const trace = new SecretTrace('returnAll.reliability.ts');
 beforeAll(async () => {
 	// The rate limit is not what this file is about: it is set out of reach.
 	sandbox = await startTestSandbox({ leads: LEADS, rateLimit: 1_000_000 });
-	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+	trace.addApiKeys(sandbox);
 });
 
 afterAll(async () => {

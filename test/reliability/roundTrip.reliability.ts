@@ -6,9 +6,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	createTriggerHarness,
 	runActionNode,
 	startTestSandbox,
+	type RunActionNodeOptions,
 	type RunningSandbox,
 } from '../harness';
 import { NODE, byId, credentialsOf } from './support/common';
@@ -28,7 +28,7 @@ const passed: Record<string, boolean> = {};
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ retryScale: 0.0005 });
 	receiver = await HttpsReceiver.start();
-	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+	trace.addApiKeys(sandbox);
 });
 
 afterAll(async () => {
@@ -67,11 +67,8 @@ function storedLead(phone: string) {
 
 describe('lead notes at the 1 MiB request limit', () => {
 	const name = 'Notas Grandes 🚙';
-
-	it('the largest notes that fit are stored unchanged by Create', async () => {
-		const phone = '+5491166600001';
-		const notes = notesForBodyOf((n) => ({ name, phone, notes: n }), BODY_LIMIT);
-		const result = await runActionNode(
+	const createWithNotes = (phone: string, notes: string, options: RunActionNodeOptions = {}) =>
+		runActionNode(
 			{
 				resource: 'lead',
 				operation: 'create',
@@ -81,7 +78,13 @@ describe('lead notes at the 1 MiB request limit', () => {
 				additionalFields: { notes },
 			},
 			credentialsOf(sandbox),
+			options,
 		);
+
+	it('the largest notes that fit are stored unchanged by Create', async () => {
+		const phone = '+5491166600001';
+		const notes = notesForBodyOf((n) => ({ name, phone, notes: n }), BODY_LIMIT);
+		const result = await createWithNotes(phone, notes);
 		trace.addRun('create with the largest notes', result);
 		const stored = storedLead(phone);
 		passed.notes = result.status === 'success' && stored.length === 1 && stored[0].notes === notes;
@@ -110,18 +113,7 @@ describe('lead notes at the 1 MiB request limit', () => {
 					? notesForBodyOf((n) => ({ name, phone, notes: n }), BODY_LIMIT + 1)
 					: `${'x'.repeat(BODY_LIMIT - 1)}y`;
 			sandbox.control.clearRequests();
-			const result = await runActionNode(
-				{
-					resource: 'lead',
-					operation: 'create',
-					name,
-					phone,
-					channel: 'api',
-					additionalFields: { notes },
-				},
-				credentialsOf(sandbox),
-				{ continueOnFail: true },
-			);
+			const result = await createWithNotes(phone, notes, { continueOnFail: true });
 			trace.addRun(`create with ${label}`, result);
 			const [item] = result.output(NODE).map((output) => output.json);
 			const posts = sandbox.control.requests().filter((request) => request.method === 'POST');
@@ -268,12 +260,10 @@ it('names in every script, with emoji and right-to-left text, round-trip through
 	).length;
 
 	// Through the trigger: the service announces each lead; the run item carries the same name.
-	const trigger = createTriggerHarness(
+	const trigger = receiver.attachTrigger(
 		{ events: ['lead.qualified'], subscription: 'automatic', options: { output: 'data' } },
 		credentialsOf(sandbox),
-		{ webhookBaseUrl: receiver.baseUrl },
 	);
-	receiver.attach(trigger);
 	await trigger.activate();
 	trace.addSecret(String(trigger.staticData.signingSecret), 'the signing secret');
 	receiver.received.length = 0;

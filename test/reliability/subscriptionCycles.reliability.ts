@@ -10,7 +10,8 @@ import {
 	type RunningSandbox,
 	type TriggerHarness,
 } from '../harness';
-import { credentialsOf, scaled, seededRandom } from './support/common';
+import { seededRandom } from '../support/random';
+import { credentialsOf, scaled } from './support/common';
 import { recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
@@ -41,7 +42,7 @@ const trace = new SecretTrace('subscriptionCycles.reliability.ts');
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ retryScale: 0.0005 });
 	receiver = await HttpsReceiver.start();
-	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+	trace.addApiKeys(sandbox);
 });
 
 afterAll(async () => {

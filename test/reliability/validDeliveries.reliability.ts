@@ -6,13 +6,9 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	createTriggerHarness,
-	startTestSandbox,
-	type RunningSandbox,
-	type TriggerHarness,
-} from '../harness';
-import { credentialsOf, scaled, seededRandom, seconds } from './support/common';
+import { startTestSandbox, type RunningSandbox, type TriggerHarness } from '../harness';
+import { seededRandom } from '../support/random';
+import { credentialsOf, scaled, seconds } from './support/common';
 import { count, recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
@@ -30,13 +26,11 @@ const trace = new SecretTrace('validDeliveries.reliability.ts');
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ retryScale: RETRY_SCALE });
 	receiver = await HttpsReceiver.start();
-	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
-	trigger = createTriggerHarness(
+	trace.addApiKeys(sandbox);
+	trigger = receiver.attachTrigger(
 		{ events: ['*'], subscription: 'automatic', options: {} },
 		credentialsOf(sandbox),
-		{ webhookBaseUrl: receiver.baseUrl },
 	);
-	receiver.attach(trigger);
 });
 
 afterAll(async () => {

@@ -21,7 +21,7 @@ const trace = new SecretTrace('writes.reliability.ts');
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ rateLimit: 1_000_000 });
-	for (const key of Object.values(sandbox.keys)) trace.addSecret(key, 'an API key');
+	trace.addApiKeys(sandbox);
 });
 
 afterAll(async () => {

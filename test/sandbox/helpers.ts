@@ -1,11 +1,6 @@
-import { execFileSync } from 'child_process';
-import { mkdtempSync, readFileSync } from 'fs';
-import http from 'http';
-import https from 'https';
-import type { AddressInfo } from 'net';
-import { tmpdir } from 'os';
-import { join } from 'path';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
+import { startHttpReceiver, startHttpsReceiver, type AnswerRequest } from '../support/receiver';
+import type { Certificate } from '../support/tls';
 
 export const LEAD_FIELDS = [
 	'assigned_to',
@@ -144,7 +139,7 @@ export function listOrder(
 }
 
 export interface ReceivedRequest {
-	headers: http.IncomingHttpHeaders;
+	headers: Record<string, string | string[]>;
 	body: Buffer;
 	at: number;
 }
@@ -161,29 +156,22 @@ export interface Receiver {
  * leaves the request unanswered (to provoke a time-out).
  */
 export async function startReceiver(
-	options: { tls?: { key: string; cert: string }; respond?: (n: number) => number } = {},
+	options: { tls?: Certificate; respond?: (n: number) => number } = {},
 ): Promise<Receiver> {
 	const received: ReceivedRequest[] = [];
 	const waiters: Array<() => void> = [];
-	const handler: http.RequestListener = (req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			received.push({ headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
-			waiters.splice(0).forEach((wake) => wake());
-			const status = options.respond ? options.respond(received.length) : 200;
-			if (status === 0) return;
-			res.writeHead(status, { 'Content-Type': 'text/plain' });
-			res.end('ok');
-		});
+	const answer: AnswerRequest = ({ headers, body }) => {
+		received.push({ headers, body, at: Date.now() });
+		waiters.splice(0).forEach((wake) => wake());
+		const status = options.respond ? options.respond(received.length) : 200;
+		if (status === 0) return 'noAnswer';
+		return { status, body: 'ok', headers: { 'Content-Type': 'text/plain' } };
 	};
 	const server = options.tls
-		? https.createServer(options.tls, handler)
-		: http.createServer(handler);
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const port = (server.address() as AddressInfo).port;
+		? await startHttpsReceiver(answer, options.tls)
+		: await startHttpReceiver(answer);
 	return {
-		url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hook`,
+		url: `${server.url}hook`,
 		received,
 		async waitFor(count, timeoutMs = 5000) {
 			const deadline = Date.now() + timeoutMs;
@@ -197,41 +185,8 @@ export async function startReceiver(
 			}
 			return received;
 		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			}),
+		close: server.close,
 	};
-}
-
-/** A throw-away self-signed certificate for 127.0.0.1 (openssl). */
-export function selfSignedCertificate(): { key: string; cert: string } {
-	const dir = mkdtempSync(join(tmpdir(), 'sandbox-tls-'));
-	const keyPath = join(dir, 'key.pem');
-	const certPath = join(dir, 'cert.pem');
-	execFileSync(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'ec',
-			'-pkeyopt',
-			'ec_paramgen_curve:prime256v1',
-			'-nodes',
-			'-keyout',
-			keyPath,
-			'-out',
-			certPath,
-			'-days',
-			'1',
-			'-subj',
-			'/CN=127.0.0.1',
-		],
-		{ stdio: 'ignore' },
-	);
-	return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };
 }
 
 export function sleep(ms: number): Promise<void> {

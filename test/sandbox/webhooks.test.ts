@@ -1,14 +1,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 import type { RunningSandbox } from '../../sandbox';
-import {
-	call,
-	ISO_Z,
-	keysOf,
-	type Receiver,
-	selfSignedCertificate,
-	start,
-	startReceiver,
-} from './helpers';
+import { selfSignedCertificate } from '../support/tls';
+import { call, ISO_Z, keysOf, type Receiver, start, startReceiver } from './helpers';
 
 const LEAD_EVENT_FIELDS = [
 	'channel',

@@ -1,7 +1,8 @@
 import { join } from 'path';
 
+import { freePort } from '../../support/ports';
 import { n8nBin, node24Bin, node24Dir } from './paths';
-import { freePort, runCommand, tail, type CommandResult } from './processes';
+import { runCommand, tail, type CommandResult } from './processes';
 
 /** Fixed so that credentials imported in plain text can be decrypted by every later command. */
 export const E2E_ENCRYPTION_KEY = 'lead-conversations-e2e-encryption-key';

@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'child_process';
 import { createWriteStream, readFileSync } from 'fs';
 import { join } from 'path';
 
+import { freePort } from '../../support/ports';
 import { httpCall, type HttpResponse } from './http';
 import { n8nEnv } from './n8n-cli';
 import { n8nBin, node24Bin } from './paths';
-import { freePort, stopProcessGroup, tail, waitFor } from './processes';
+import { stopProcessGroup, tail, waitFor } from './processes';
 import type { Certificate } from './tls';
 
 export interface N8nServerOptions {

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'child_process';
-import { createServer } from 'net';
 
 export interface CommandResult {
 	code: number | null;
@@ -45,23 +44,6 @@ export function runCommand(
 /** The last lines of a long output, for error messages that stay readable. */
 export function tail(text: string, lines = 40): string {
 	return text.split('\n').slice(-lines).join('\n');
-}
-
-/** A TCP port nobody listens on right now (loopback). */
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() =>
-				typeof address === 'object' && address
-					? resolve(address.port)
-					: reject(new Error('no port')),
-			);
-		});
-	});
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */

@@ -1,38 +1,6 @@
-import { join } from 'path';
-
-import { runCommand } from './processes';
-
-export interface Certificate {
-	keyPath: string;
-	certPath: string;
-}
-
-/** A self-signed certificate for localhost and 127.0.0.1, valid for two days. */
-export async function makeSelfSignedCertificate(dir: string): Promise<Certificate> {
-	const keyPath = join(dir, 'localhost.key');
-	const certPath = join(dir, 'localhost.crt');
-	const result = await runCommand(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'rsa:2048',
-			'-nodes',
-			'-sha256',
-			'-days',
-			'2',
-			'-subj',
-			'/CN=localhost',
-			'-addext',
-			'subjectAltName=DNS:localhost,IP:127.0.0.1',
-			'-keyout',
-			keyPath,
-			'-out',
-			certPath,
-		],
-		{ timeoutMs: 30_000 },
-	);
-	if (result.code !== 0) throw new Error(`openssl failed: ${result.stderr}`);
-	return { keyPath, certPath };
-}
+// n8n serves HTTPS in the end-to-end runs (the trigger subscribes only https:// URLs) with the
+// same self-signed certificate the in-process receivers use, written to files it can read.
+export {
+	writeSelfSignedCertificate as makeSelfSignedCertificate,
+	type CertificateFiles as Certificate,
+} from '../../support/tls';

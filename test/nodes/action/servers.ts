@@ -1,6 +1,4 @@
-import http from 'http';
-import net from 'net';
-import type { AddressInfo } from 'net';
+import { startHttpReceiver } from '../../support/receiver';
 
 export interface ScriptedAnswer {
 	status: number;
@@ -11,30 +9,14 @@ export interface ScriptedAnswer {
 /** A tiny real HTTP service answering from a script, for answers the sandbox never gives. */
 export async function startScriptedService(script: ScriptedAnswer[], fallback: ScriptedAnswer) {
 	const received: Array<{ method: string; url: string; at: number }> = [];
-	const server = http.createServer((req, res) => {
-		received.push({ method: req.method ?? 'GET', url: req.url ?? '', at: Date.now() });
-		const answer = script.shift() ?? fallback;
-		res.writeHead(answer.status, answer.headers ?? {});
-		res.end(answer.body ?? '');
+	const service = await startHttpReceiver(({ method, url }) => {
+		received.push({ method, url, at: Date.now() });
+		const { status, body = '', headers } = script.shift() ?? fallback;
+		return { status, body, headers };
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
 	return {
-		baseUrl: `http://127.0.0.1:${port}/v1`,
+		baseUrl: `${service.url}v1`,
 		received,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
+		close: service.close,
 	};
-}
-
-/** A loopback port nothing listens on (for "connection refused"). */
-export async function freePort(): Promise<number> {
-	const server = net.createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
 }

@@ -1,7 +1,8 @@
 import { MAX_TRANSIENT_RETRIES } from '../../../nodes/shared/transport/retryPolicy';
 import { runActionNode, startTestSandbox } from '../../harness';
 import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox, visibleTrace } from './helpers';
-import { freePort, startScriptedService } from './servers';
+import { freePort } from '../../support/ports';
+import { startScriptedService } from './servers';
 
 const ctx = useSandbox({ leads: 250 });
 
@@ -23,6 +24,27 @@ const CREATE_LEAD = (phone: string) => ({
 const statuses = (path?: string) => apiRequests(ctx.sandbox, path).map((r) => r.status);
 const leadsWithPhone = (phone: string) =>
 	ctx.sandbox.control.state().leads.filter((l) => l.phone === phone);
+const firstLeadIds = (count: number) =>
+	alphaLeads(ctx.sandbox)
+		.slice(0, count)
+		.map((lead) => lead.id);
+/** One execution that gets each lead, one input item per ID. */
+const getEachLead = (ids: string[]) =>
+	run(
+		ctx.sandbox,
+		{ resource: 'lead', operation: 'get', lead: ref('id', '={{ $json.id }}') },
+		{ inputItems: ids.map((id) => ({ id })) },
+	);
+
+/** The most requests that fell into one clock-aligned window. */
+function mostPerWindow(requests: Array<{ at: number }>, windowMs: number): number {
+	const perWindow = new Map<number, number>();
+	for (const { at } of requests) {
+		const window = Math.floor(at / windowMs);
+		perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+	}
+	return Math.max(...perWindow.values());
+}
 
 /** The sandbox's windows are aligned on the clock: start a timing-sensitive step early in one. */
 async function inFirstHalfOfWindow(windowMs: number) {
@@ -71,23 +93,14 @@ describe('rate limits', () => {
 		expect(jsonOf(result)).toHaveLength(700);
 		const requests = apiRequests(ctx.sandbox);
 		expect(requests.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
-		const perWindow = new Map<number, number>();
-		for (const r of requests)
-			perWindow.set(Math.floor(r.at / 1000), (perWindow.get(Math.floor(r.at / 1000)) ?? 0) + 1);
-		expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(3);
+		expect(mostPerWindow(requests, 1000)).toBeLessThanOrEqual(3);
 		expect(result.logs.some((line) => line.includes('Rate limit used up: waiting'))).toBe(true);
 	});
 
 	test('the pacing is shared by all items of one execution', async () => {
 		ctx.sandbox.control.setRateLimit(2, 1000);
-		const ids = alphaLeads(ctx.sandbox)
-			.slice(0, 5)
-			.map((lead) => lead.id);
-		const result = await run(
-			ctx.sandbox,
-			{ resource: 'lead', operation: 'get', lead: ref('id', '={{ $json.id }}') },
-			{ inputItems: ids.map((id) => ({ id })) },
-		);
+		const ids = firstLeadIds(5);
+		const result = await getEachLead(ids);
 		expect(jsonOf(result).map((lead) => lead.id)).toEqual(ids);
 		expect(statuses()).toEqual([200, 200, 200, 200, 200]);
 	});
@@ -96,27 +109,12 @@ describe('rate limits', () => {
 		const LIMIT = 4;
 		ctx.sandbox.control.setRateLimit(LIMIT, 1000);
 		await inFirstHalfOfWindow(1000);
-		const ids = alphaLeads(ctx.sandbox)
-			.slice(0, 6)
-			.map((lead) => lead.id);
-		const results = await Promise.all(
-			[0, 1, 2].map(() =>
-				run(
-					ctx.sandbox,
-					{ resource: 'lead', operation: 'get', lead: ref('id', '={{ $json.id }}') },
-					{ inputItems: ids.map((id) => ({ id })) },
-				),
-			),
-		);
+		const ids = firstLeadIds(6);
+		const results = await Promise.all([0, 1, 2].map(() => getEachLead(ids)));
 		for (const result of results) expect(jsonOf(result).map((lead) => lead.id)).toEqual(ids);
 		const requests = apiRequests(ctx.sandbox);
 		expect(requests.map((r) => r.status)).toEqual(Array(18).fill(200));
-		const perWindow = new Map<number, number>();
-		for (const r of requests) {
-			const window = Math.floor(r.at / 1000);
-			perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
-		}
-		expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(LIMIT);
+		expect(mostPerWindow(requests, 1000)).toBeLessThanOrEqual(LIMIT);
 	});
 
 	test('an answer with a nearer reset than the one known, to a later request, is believed', async () => {
@@ -128,14 +126,8 @@ describe('rate limits', () => {
 		ctx.sandbox.control.setRateLimit(2, 2000);
 		ctx.sandbox.control.clearRequests();
 		await inFirstHalfOfWindow(2000);
-		const ids = alphaLeads(ctx.sandbox)
-			.slice(0, 3)
-			.map((lead) => lead.id);
-		const result = await run(
-			ctx.sandbox,
-			{ resource: 'lead', operation: 'get', lead: ref('id', '={{ $json.id }}') },
-			{ inputItems: ids.map((id) => ({ id })) },
-		);
+		const ids = firstLeadIds(3);
+		const result = await getEachLead(ids);
 		expect(jsonOf(result).map((lead) => lead.id)).toEqual(ids);
 		// The first request goes out (waiting decades does not fit), learns the 2 s window, and the
 		// third waits for its reset instead of meeting a 429.

@@ -10,6 +10,7 @@ import {
 	waitAfterRateLimit,
 	type PacingState,
 } from '../../../nodes/shared/transport/rateLimit';
+import { seededRandom } from '../../support/random';
 
 const NOW = Date.UTC(2025, 4, 1, 12, 0, 0);
 const inSeconds = (seconds: number) => String(Math.floor(NOW / 1000) + seconds);
@@ -242,18 +243,6 @@ describe('taking slots and learning from answers', () => {
 	});
 });
 
-/** mulberry32: a small seeded generator, so a failing simulation can be replayed. */
-function seeded(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 /**
  * Parallel clients sharing one pacing state against a service with clock-aligned windows that
  * counts every request when it arrives, like the sandbox. Latencies both ways are random, so
@@ -268,7 +257,7 @@ function simulate(options: {
 }) {
 	const { clients, requestsEach, limit } = options;
 	const windowMs = 1000;
-	const random = seeded(options.seed);
+	const random = seededRandom(options.seed);
 	const latency = () => 1 + random() * options.latencyMs;
 	const state: PacingState = { ...NOTHING_KNOWN };
 	const counted = new Map<number, number>();

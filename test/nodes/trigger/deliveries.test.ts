@@ -13,12 +13,12 @@ import {
 	SIGNATURE,
 	eventBody,
 	hmacHex,
-	selfSignedCertificate,
 	signedHeaders,
 	storedSecret,
 	triggerParameters,
 } from './fixtures';
-import { mutateSignedDelivery, seededRandom } from './mutations';
+import { seededRandom } from '../../support/random';
+import { mutateSignedDelivery } from './mutations';
 
 let sandbox: RunningSandbox;
 let receiver: Receiver;
@@ -29,7 +29,7 @@ const outputsSeen: IDataObject[] = [];
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ retryScale: 0.002 });
-	receiver = await Receiver.start(selfSignedCertificate());
+	receiver = await Receiver.start();
 });
 
 afterAll(async () => {

@@ -1,14 +1,14 @@
-import { execFileSync } from 'child_process';
 import { createHmac } from 'crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
-import https from 'https';
-import type { AddressInfo } from 'net';
-import { tmpdir } from 'os';
-import { join } from 'path';
 
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { TriggerHarness } from '../../harness';
+import { n8nAnswer, type TriggerHarness } from '../../harness';
+import {
+	startHttpsReceiver,
+	type Answer,
+	type LoopbackReceiver,
+	type ReceivedRequest,
+} from '../../support/receiver';
 
 export const SIGNATURE = 'X-Service-Signature';
 
@@ -45,39 +45,6 @@ export function storedSecret(harness: TriggerHarness): string {
 	return secret;
 }
 
-/** A self-signed certificate for 127.0.0.1, made once per test file. */
-export function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
-	const dir = mkdtempSync(join(tmpdir(), 'lc-trigger-tls-'));
-	try {
-		execFileSync(
-			'openssl',
-			[
-				'req',
-				'-x509',
-				'-newkey',
-				'ec',
-				'-pkeyopt',
-				'ec_paramgen_curve:prime256v1',
-				'-nodes',
-				'-days',
-				'1',
-				'-subj',
-				'/CN=localhost',
-				'-addext',
-				'subjectAltName=DNS:localhost,IP:127.0.0.1',
-				'-keyout',
-				join(dir, 'key.pem'),
-				'-out',
-				join(dir, 'cert.pem'),
-			],
-			{ stdio: 'ignore' },
-		);
-		return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-}
-
 export interface ReceivedDelivery {
 	path: string;
 	/** What the sender was answered; undefined when the answer was lost on the way back. */
@@ -101,21 +68,18 @@ export class Receiver {
 
 	private answersToLose = 0;
 
-	private constructor(private readonly server: https.Server) {}
+	private constructor(private readonly server: LoopbackReceiver) {}
 
-	static async start(tls: { key: Buffer; cert: Buffer }): Promise<Receiver> {
+	static async start(): Promise<Receiver> {
 		let receiver: Receiver | undefined;
-		const server = https.createServer(tls, (request, response) => {
-			void receiver!.handle(request, response);
-		});
+		const server = await startHttpsReceiver(async (request) => await receiver!.answer(request));
 		receiver = new Receiver(server);
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		return receiver;
 	}
 
 	/** n8n's instance address as the trigger must see it: the URL the service delivers to. */
 	get baseUrl(): string {
-		return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
+		return this.server.url;
 	}
 
 	attach(harness: TriggerHarness): void {
@@ -138,41 +102,28 @@ export class Receiver {
 	}
 
 	async close(): Promise<void> {
-		this.server.closeAllConnections();
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+		await this.server.close();
 	}
 
-	private async handle(
-		request: import('http').IncomingMessage,
-		response: import('http').ServerResponse,
-	) {
-		const chunks: Buffer[] = [];
-		for await (const chunk of request) chunks.push(chunk as Buffer);
-		const entry: ReceivedDelivery = { path: request.url ?? '', runs: [] };
+	private async answer(request: ReceivedRequest): Promise<Answer> {
+		const entry: ReceivedDelivery = { path: request.path, runs: [] };
 		this.received.push(entry);
 
 		if (this.toRefuse > 0 || !this.harness) {
 			this.toRefuse--;
 			entry.answered = 503;
-			response.writeHead(503).end();
-			return;
+			return { status: 503 };
 		}
 
-		const headers: Record<string, string | string[]> = {};
-		for (const [name, value] of Object.entries(request.headers)) {
-			if (value !== undefined) headers[name] = value;
-		}
-		const result = await this.harness.deliver({ body: Buffer.concat(chunks), headers });
+		const result = await this.harness.deliver(request);
 		entry.nodeStatus = result.statusCode;
 		entry.runs = result.runs;
 
 		if (this.answersToLose > 0) {
 			this.answersToLose--;
-			request.socket.destroy();
-			return;
+			return 'cutConnection';
 		}
 		entry.answered = result.statusCode;
-		const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body ?? '');
-		response.writeHead(result.statusCode, { 'Content-Type': 'text/plain' }).end(body);
+		return n8nAnswer(result);
 	}
 }

@@ -1,6 +1,3 @@
-import http from 'http';
-import type { AddressInfo } from 'net';
-
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import {
@@ -8,7 +5,9 @@ import {
 	createTriggerHarness,
 	startTestSandbox,
 	type RunningSandbox,
+	type TriggerHarness,
 } from '../../harness';
+import { startHttpReceiver, type LoopbackReceiver } from '../../support/receiver';
 import { eventBody, signedHeaders, storedSecret, triggerParameters } from './fixtures';
 
 const INSTANCE = 'https://n8n.dealer-group.example/';
@@ -46,6 +45,36 @@ const webhookCalls = () =>
 				`${request.method} ${request.path.replace(/wh_[^/]+/, '{id}')} ${request.status}`,
 		);
 
+/** The calls of a trigger that deletes its old subscription and subscribes anew. */
+const REPLACED_SUBSCRIPTION = [
+	'DELETE /v1/webhooks/{id} 204',
+	'GET /v1/webhooks 405',
+	'POST /v1/webhooks 201',
+];
+
+/** The service answers the next `count` (default 1) `method` calls to /v1/webhooks with `status`. */
+function failWebhookCalls(method: 'GET' | 'DELETE', status: number, count?: number) {
+	sandbox.control.injectFaults({
+		kind: 'status',
+		status,
+		method,
+		pathPrefix: '/v1/webhooks',
+		count,
+	});
+}
+
+/** The service's only subscription, which must be another than the one it replaced. */
+function newOnlySubscription(replacedId: string) {
+	const subscriptions = sandbox.control.webhooks();
+	expect(subscriptions).toHaveLength(1);
+	expect(subscriptions[0].id).not.toBe(replacedId);
+	return subscriptions[0];
+}
+
+/** The warnings n8n's loggers got from the trigger. */
+const warningsOf = (harness: TriggerHarness) =>
+	harness.logs.filter((line) => line.startsWith('warn'));
+
 function trigger(
 	parameters = triggerParameters(),
 	options: Parameters<typeof createTriggerHarness>[2] = {},
@@ -54,7 +83,7 @@ function trigger(
 }
 
 /** The workflow's static data as n8n saves it between activations (serialized). */
-function asSaved(harness: ReturnType<typeof createTriggerHarness>) {
+function asSaved(harness: TriggerHarness) {
 	return JSON.parse(JSON.stringify(harness.workflowStaticData)) as IDataObject;
 }
 
@@ -175,11 +204,9 @@ describe('checkExists', () => {
 
 		await harness.activate();
 
-		const subscriptions = sandbox.control.webhooks();
-		expect(subscriptions).toHaveLength(1);
-		expect(subscriptions[0].id).not.toBe(first.id);
-		expect(harness.staticData.subscriptionId).toBe(subscriptions[0].id);
-		expect(harness.staticData.signingSecret).toBe(subscriptions[0].secret);
+		const subscription = newOnlySubscription(first.id);
+		expect(harness.staticData.subscriptionId).toBe(subscription.id);
+		expect(harness.staticData.signingSecret).toBe(subscription.secret);
 		expect(webhookCalls()).toEqual([
 			'GET /v1/webhooks/{id} 404',
 			'GET /v1/webhooks 405',
@@ -194,13 +221,7 @@ describe('checkExists', () => {
 			await harness.activate();
 			const stored = { ...harness.staticData };
 			sandbox.control.clearRequests();
-			sandbox.control.injectFaults({
-				kind: 'status',
-				status,
-				method: 'GET',
-				pathPrefix: '/v1/webhooks',
-				count: 5,
-			});
+			failWebhookCalls('GET', status, 5);
 
 			await harness.activate();
 
@@ -213,12 +234,7 @@ describe('checkExists', () => {
 	it('stops the activation on any other failure of the check rather than subscribe a second time', async () => {
 		const harness = trigger();
 		await harness.activate();
-		sandbox.control.injectFaults({
-			kind: 'status',
-			status: 403,
-			method: 'GET',
-			pathPrefix: '/v1/webhooks',
-		});
+		failWebhookCalls('GET', 403);
 
 		const error = await rejection(harness.activate());
 
@@ -242,17 +258,11 @@ describe('checkExists', () => {
 		});
 		await after.activate();
 
-		const subscriptions = sandbox.control.webhooks();
-		expect(subscriptions).toHaveLength(1);
-		expect(subscriptions[0].id).not.toBe(old.id);
-		expect(subscriptions[0].events).toEqual(['lead.qualified', 'lead.assigned']);
-		expect(subscriptions[0].url).toBe(old.url);
+		const subscription = newOnlySubscription(old.id);
+		expect(subscription.events).toEqual(['lead.qualified', 'lead.assigned']);
+		expect(subscription.url).toBe(old.url);
 		expect(after.staticData.subscribedEvents).toEqual(['lead.qualified', 'lead.assigned']);
-		expect(webhookCalls()).toEqual([
-			'DELETE /v1/webhooks/{id} 204',
-			'GET /v1/webhooks 405',
-			'POST /v1/webhooks 201',
-		]);
+		expect(webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
 	});
 
 	it('replaces the subscription when the webhook URL changed (for example a new WEBHOOK_URL)', async () => {
@@ -267,10 +277,8 @@ describe('checkExists', () => {
 		});
 		await after.activate();
 
-		const subscriptions = sandbox.control.webhooks();
-		expect(subscriptions).toHaveLength(1);
-		expect(subscriptions[0].id).not.toBe(old.id);
-		expect(subscriptions[0].url).toBe(
+		const subscription = newOnlySubscription(old.id);
+		expect(subscription.url).toBe(
 			'https://new-address.dealer-group.example/webhook/hook-2/webhook',
 		);
 	});
@@ -280,12 +288,7 @@ describe('checkExists', () => {
 			webhookId: 'hook-3',
 		});
 		await before.activate();
-		sandbox.control.injectFaults({
-			kind: 'status',
-			status: 403,
-			method: 'DELETE',
-			pathPrefix: '/v1/webhooks',
-		});
+		failWebhookCalls('DELETE', 403);
 
 		const after = trigger(triggerParameters({ events: ['lead.created'] }), {
 			webhookId: 'hook-3',
@@ -312,48 +315,35 @@ describe('delete: unsubscribing on deactivation', () => {
 		expect(harness.staticData).toEqual({});
 	});
 
-	it('counts a 404 as already gone', async () => {
+	it.each<[number, (harness: TriggerHarness) => Promise<unknown> | void]>([
+		[
+			404,
+			(harness) =>
+				fetch(`${sandbox.baseUrl}/webhooks/${String(harness.staticData.subscriptionId)}`, {
+					method: 'DELETE',
+					headers: { 'X-API-Key': sandbox.keys.full },
+				}),
+		],
+		[405, () => failWebhookCalls('DELETE', 405)],
+	])('counts a %s as already gone', async (_status, makeTheServiceAnswerIt) => {
 		const harness = trigger();
 		await harness.activate();
-		await fetch(`${sandbox.baseUrl}/webhooks/${String(harness.staticData.subscriptionId)}`, {
-			method: 'DELETE',
-			headers: { 'X-API-Key': sandbox.keys.full },
-		});
+		await makeTheServiceAnswerIt(harness);
 
 		expect(await harness.deactivate()).toBe(true);
 		expect(harness.staticData).toEqual({});
-		expect(harness.logs.filter((line) => line.startsWith('warn'))).toEqual([]);
-	});
-
-	it('counts a 405 as already gone', async () => {
-		const harness = trigger();
-		await harness.activate();
-		sandbox.control.injectFaults({
-			kind: 'status',
-			status: 405,
-			method: 'DELETE',
-			pathPrefix: '/v1/webhooks',
-		});
-
-		expect(await harness.deactivate()).toBe(true);
-		expect(harness.staticData).toEqual({});
-		expect(harness.logs.filter((line) => line.startsWith('warn'))).toEqual([]);
+		expect(warningsOf(harness)).toEqual([]);
 	});
 
 	it('logs any other failure through n8n, still deactivates, and deletes the leftover before the next subscription', async () => {
 		const harness = trigger();
 		await harness.activate();
 		const leftover = String(harness.staticData.subscriptionId);
-		sandbox.control.injectFaults({
-			kind: 'status',
-			status: 403,
-			method: 'DELETE',
-			pathPrefix: '/v1/webhooks',
-		});
+		failWebhookCalls('DELETE', 403);
 
 		expect(await harness.deactivate()).toBe(true);
 
-		const warnings = harness.logs.filter((line) => line.startsWith('warn'));
+		const warnings = warningsOf(harness);
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toContain(leftover);
 		expect(harness.staticData).toEqual({ undeletedSubscriptionIds: [leftover] });
@@ -361,14 +351,8 @@ describe('delete: unsubscribing on deactivation', () => {
 		sandbox.control.clearRequests();
 		await harness.activate();
 
-		expect(webhookCalls()).toEqual([
-			'DELETE /v1/webhooks/{id} 204',
-			'GET /v1/webhooks 405',
-			'POST /v1/webhooks 201',
-		]);
-		const subscriptions = sandbox.control.webhooks();
-		expect(subscriptions).toHaveLength(1);
-		expect(subscriptions[0].id).not.toBe(leftover);
+		expect(webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
+		newOnlySubscription(leftover);
 		expect(harness.staticData.undeletedSubscriptionIds).toBeUndefined();
 	});
 });
@@ -469,36 +453,28 @@ describe('test URL ("listen for test event") and production URL', () => {
 });
 
 describe('a service that spells the creation response differently', () => {
-	let server: http.Server;
+	let service: LoopbackReceiver;
 	let creationResponse: Record<string, unknown>;
 	const deleted: string[] = [];
 
 	beforeAll(async () => {
-		server = http.createServer((request, response) => {
-			if (request.method === 'POST') {
-				response
-					.writeHead(201, { 'Content-Type': 'application/json' })
-					.end(JSON.stringify(creationResponse));
-			} else if (request.method === 'GET') {
-				// Another way of saying "no list here".
-				response
-					.writeHead(404, { 'Content-Type': 'application/json' })
-					.end(JSON.stringify({ error: 'not_found', message: 'Not found' }));
-			} else {
-				deleted.push(`${request.method} ${request.url}`);
-				response.writeHead(204).end();
-			}
+		service = await startHttpReceiver(({ method, url }) => {
+			if (method === 'POST') return { status: 201, body: creationResponse };
+			// Another way of saying "no list here".
+			if (method === 'GET')
+				return { status: 404, body: { error: 'not_found', message: 'Not found' } };
+			deleted.push(`${method} ${url}`);
+			return { status: 204 };
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	});
 
 	afterAll(async () => {
-		await new Promise<void>((resolve) => server.close(() => resolve()));
+		await service.close();
 	});
 
 	const serviceCredentials = () => ({
 		apiKey: 'key-of-another-service',
-		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+		baseUrl: `${service.url}v1`,
 	});
 
 	it('reads the secret from signing_secret', async () => {
@@ -540,7 +516,7 @@ describe('a service that spells the creation response differently', () => {
 });
 
 /** What n8n shows a trigger whose workflow lost its static data: an empty record. */
-function loseStaticData(harness: ReturnType<typeof createTriggerHarness>): void {
+function loseStaticData(harness: TriggerHarness): void {
 	for (const key of Object.keys(harness.staticData)) delete harness.staticData[key];
 }
 
@@ -558,7 +534,7 @@ describe("a trigger whose workflow's static data was lost (within one n8n proces
 		expect(sandbox.control.requests()[0].path).toBe(`/v1/webhooks/${subscriptionId}`);
 		expect(sandbox.control.webhooks()).toEqual([]);
 		expect(harness.staticData).toEqual({});
-		expect(harness.logs.filter((line) => line.startsWith('warn'))).toEqual([]);
+		expect(warningsOf(harness)).toEqual([]);
 	});
 
 	it('takes its subscription over on the next activation: still one subscription, the same secret', async () => {
@@ -602,27 +578,16 @@ describe("a trigger whose workflow's static data was lost (within one n8n proces
 
 		await harness.activate();
 
-		expect(webhookCalls()).toEqual([
-			'DELETE /v1/webhooks/{id} 204',
-			'GET /v1/webhooks 405',
-			'POST /v1/webhooks 201',
-		]);
-		const subscriptions = sandbox.control.webhooks();
-		expect(subscriptions).toHaveLength(1);
-		expect(subscriptions[0].id).not.toBe(old.id);
-		expect(subscriptions[0].events).toEqual(['lead.qualified', 'lead.assigned']);
+		expect(webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
+		const subscription = newOnlySubscription(old.id);
+		expect(subscription.events).toEqual(['lead.qualified', 'lead.assigned']);
 	});
 
 	it('still retries a DELETE that failed at deactivation when the record of it was lost', async () => {
 		const harness = trigger();
 		await harness.activate();
 		const leftover = String(harness.staticData.subscriptionId);
-		sandbox.control.injectFaults({
-			kind: 'status',
-			status: 403,
-			method: 'DELETE',
-			pathPrefix: '/v1/webhooks',
-		});
+		failWebhookCalls('DELETE', 403);
 		await harness.deactivate();
 		sandbox.control.clearFaults();
 		loseStaticData(harness);
@@ -630,14 +595,8 @@ describe("a trigger whose workflow's static data was lost (within one n8n proces
 
 		await harness.activate();
 
-		expect(webhookCalls()).toEqual([
-			'DELETE /v1/webhooks/{id} 204',
-			'GET /v1/webhooks 405',
-			'POST /v1/webhooks 201',
-		]);
-		const subscriptions = sandbox.control.webhooks();
-		expect(subscriptions).toHaveLength(1);
-		expect(subscriptions[0].id).not.toBe(leftover);
+		expect(webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
+		newOnlySubscription(leftover);
 		expect(harness.staticData.undeletedSubscriptionIds).toBeUndefined();
 	});
 
@@ -671,84 +630,76 @@ describe('a service that can list its subscriptions', () => {
 	}
 	type Listing = 'array' | 'data' | 'pages' | 405 | 403;
 
-	let server: http.Server;
+	type ServiceAnswer = { status: number; body?: unknown };
+
+	let service: LoopbackReceiver;
 	let subscriptions: Subscription[];
 	let listing: Listing;
 	let calls: string[];
 	let created = 0;
 
-	const send = (response: http.ServerResponse, status: number, body?: unknown) => {
-		if (body === undefined) response.writeHead(status).end();
-		else
-			response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-	};
 	const listed = () => subscriptions.map(({ id, url, events }) => ({ id, url, events }));
 
-	function list(response: http.ServerResponse, cursor: string | null): number {
+	function list(cursor: string | null): ServiceAnswer {
 		if (typeof listing === 'number') {
-			send(response, listing, { error: 'not_allowed', message: 'No list here' });
-			return listing;
+			return { status: listing, body: { error: 'not_allowed', message: 'No list here' } };
 		}
-		if (listing === 'array') send(response, 200, listed());
-		else if (listing === 'data') send(response, 200, { data: listed() });
-		else {
-			const at = Number(cursor ?? 0);
-			const hasMore = at + 1 < subscriptions.length;
-			send(response, 200, {
+		if (listing === 'array') return { status: 200, body: listed() };
+		if (listing === 'data') return { status: 200, body: { data: listed() } };
+		const at = Number(cursor ?? 0);
+		const hasMore = at + 1 < subscriptions.length;
+		return {
+			status: 200,
+			body: {
 				data: listed().slice(at, at + 1),
 				pagination: { limit: 1, has_more: hasMore, next_cursor: hasMore ? String(at + 1) : null },
-			});
-		}
-		return 200;
+			},
+		};
 	}
 
-	async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
-		const chunks: Buffer[] = [];
-		for await (const chunk of request) chunks.push(chunk as Buffer);
-		const url = new URL(request.url ?? '/', 'http://service.example');
+	function answer(method: string, url: URL, body: Buffer): ServiceAnswer {
 		const id = url.pathname.match(/^\/v1\/webhooks\/([^/]+)$/)?.[1];
-		let status: number;
-		if (request.method === 'GET' && url.pathname === '/v1/webhooks') {
-			status = list(response, url.searchParams.get('cursor'));
-		} else if (request.method === 'POST' && url.pathname === '/v1/webhooks') {
-			const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Subscription;
-			if (subscriptions.some((subscription) => subscription.url === body.url)) {
-				status = 409;
-				send(response, status, {
-					error: 'conflict',
-					message: 'An endpoint with this URL already exists',
-				});
-			} else {
-				const subscription = {
-					id: `wh_listed_${++created}`,
-					url: body.url,
-					events: body.events,
-					secret: `listed-secret-${created}-${Math.random().toString(16).slice(2)}`,
-				};
-				subscriptions.push(subscription);
-				secretsSeen.add(subscription.secret);
-				status = 201;
-				send(response, status, subscription);
-			}
-		} else if (id !== undefined) {
-			const index = subscriptions.findIndex((subscription) => subscription.id === id);
-			status = index === -1 ? 404 : request.method === 'DELETE' ? 204 : 200;
-			if (status === 204) subscriptions.splice(index, 1);
-			send(response, status, status === 200 ? listed()[index] : undefined);
-		} else {
-			status = 404;
-			send(response, status, { error: 'not_found', message: 'Not found' });
+		if (method === 'GET' && url.pathname === '/v1/webhooks') {
+			return list(url.searchParams.get('cursor'));
 		}
-		calls.push(`${request.method} ${url.pathname}${url.search} ${status}`);
+		if (method === 'POST' && url.pathname === '/v1/webhooks') {
+			const wanted = JSON.parse(body.toString('utf8')) as Subscription;
+			if (subscriptions.some((subscription) => subscription.url === wanted.url)) {
+				return {
+					status: 409,
+					body: { error: 'conflict', message: 'An endpoint with this URL already exists' },
+				};
+			}
+			const subscription = {
+				id: `wh_listed_${++created}`,
+				url: wanted.url,
+				events: wanted.events,
+				secret: `listed-secret-${created}-${Math.random().toString(16).slice(2)}`,
+			};
+			subscriptions.push(subscription);
+			secretsSeen.add(subscription.secret);
+			return { status: 201, body: subscription };
+		}
+		if (id !== undefined) {
+			const index = subscriptions.findIndex((subscription) => subscription.id === id);
+			const status = index === -1 ? 404 : method === 'DELETE' ? 204 : 200;
+			if (status === 204) subscriptions.splice(index, 1);
+			return { status, body: status === 200 ? listed()[index] : undefined };
+		}
+		return { status: 404, body: { error: 'not_found', message: 'Not found' } };
 	}
 
 	beforeAll(async () => {
-		server = http.createServer((request, response) => void handle(request, response));
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		service = await startHttpReceiver((request) => {
+			const url = new URL(request.url, 'http://service.example');
+			const given = answer(request.method, url, request.body);
+			calls.push(`${request.method} ${url.pathname}${url.search} ${given.status}`);
+			return given;
+		});
 	});
 
 	afterAll(async () => {
-		await new Promise<void>((resolve) => server.close(() => resolve()));
+		await service.close();
 	});
 
 	beforeEach(() => {
@@ -761,7 +712,7 @@ describe('a service that can list its subscriptions', () => {
 			triggerParameters(),
 			{
 				apiKey: 'key-of-a-listing-service',
-				baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+				baseUrl: `${service.url}v1`,
 			},
 			{ webhookBaseUrl: INSTANCE, webhookId },
 		);
@@ -811,7 +762,7 @@ describe('a service that can list its subscriptions', () => {
 				['wh_of_another_trigger', `${INSTANCE}webhook/another-trigger/webhook`],
 				[harness.staticData.subscriptionId, harness.webhookUrl],
 			]);
-			expect(harness.logs.filter((line) => line.startsWith('warn'))).toEqual([]);
+			expect(warningsOf(harness)).toEqual([]);
 		},
 	);
 
@@ -822,7 +773,7 @@ describe('a service that can list its subscriptions', () => {
 		await harness.activate();
 
 		expect(calls).toEqual(['GET /v1/webhooks 403', 'POST /v1/webhooks 201']);
-		const warnings = harness.logs.filter((line) => line.startsWith('warn'));
+		const warnings = warningsOf(harness);
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toContain('could not list');
 		expect(harness.staticData.subscriptionId).toBe(subscriptions[0].id);

@@ -1,7 +1,8 @@
 import { createHmac } from 'crypto';
 
 import { isValidSignature } from '../../../nodes/LeadConversationsTrigger/signature';
-import { mutateSignedDelivery, seededRandom } from './mutations';
+import { seededRandom } from '../../support/random';
+import { mutateSignedDelivery } from './mutations';
 
 const SECRET = 'a3f1c0de5ecre7';
 const BODY = Buffer.from(

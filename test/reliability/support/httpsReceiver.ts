@@ -2,54 +2,25 @@
 // addresses, so the harness's plain-HTTP receiver cannot be used here. Each request's exact
 // bytes and headers go to the trigger harness; the node's answer goes back to the service.
 
-import { execFileSync } from 'child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
-import https from 'https';
-import type { IncomingMessage, ServerResponse } from 'http';
-import type { AddressInfo } from 'net';
-import { tmpdir } from 'os';
-import { join } from 'path';
+import type { INodeParameters } from 'n8n-workflow';
 
-import type { DeliveryResult, TriggerHarness } from '../../harness';
-
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
-	const directory = mkdtempSync(join(tmpdir(), 'lc-reliability-tls-'));
-	try {
-		execFileSync(
-			'openssl',
-			[
-				'req',
-				'-x509',
-				'-newkey',
-				'ec',
-				'-pkeyopt',
-				'ec_paramgen_curve:prime256v1',
-				'-nodes',
-				'-days',
-				'1',
-				'-subj',
-				'/CN=localhost',
-				'-addext',
-				'subjectAltName=IP:127.0.0.1',
-				'-keyout',
-				join(directory, 'key.pem'),
-				'-out',
-				join(directory, 'cert.pem'),
-			],
-			{ stdio: 'ignore' },
-		);
-		return {
-			key: readFileSync(join(directory, 'key.pem')),
-			cert: readFileSync(join(directory, 'cert.pem')),
-		};
-	} finally {
-		rmSync(directory, { recursive: true, force: true });
-	}
-}
+import {
+	createTriggerHarness,
+	n8nAnswer,
+	type DeliveryResult,
+	type HarnessCredentials,
+	type TriggerHarness,
+} from '../../harness';
+import {
+	startHttpsReceiver,
+	type Answer,
+	type LoopbackReceiver,
+	type ReceivedRequest as Request,
+} from '../../support/receiver';
 
 export interface ReceivedRequest {
 	body: Buffer;
-	headers: IncomingMessage['headers'];
+	headers: Request['headers'];
 	/** What the node answered; undefined when the request never reached it. */
 	result?: DeliveryResult;
 	/** What the service was sent back; undefined when the answer was lost on the way. */
@@ -68,36 +39,37 @@ export class HttpsReceiver {
 	 */
 	fault: (attempt: number) => ReceiverFault = () => undefined;
 
-	private constructor(private readonly server: https.Server) {}
+	private constructor(private readonly server: LoopbackReceiver) {}
 
 	static async start(): Promise<HttpsReceiver> {
 		let receiver: HttpsReceiver | undefined;
-		const server = https.createServer(selfSignedCertificate(), (request, response) => {
-			void receiver!.handle(request, response);
-		});
+		const server = await startHttpsReceiver(async (request) => await receiver!.answer(request));
 		receiver = new HttpsReceiver(server);
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		return receiver;
 	}
 
 	/** n8n's instance address as the trigger sees it. */
 	get baseUrl(): string {
-		return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
+		return this.server.url;
 	}
 
 	attach(harness: TriggerHarness): void {
 		this.harness = harness;
 	}
 
-	async close(): Promise<void> {
-		this.server.closeAllConnections();
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+	/** A trigger whose webhook URL is on this receiver, attached to it. */
+	attachTrigger(parameters: INodeParameters, credentials: HarnessCredentials): TriggerHarness {
+		const trigger = createTriggerHarness(parameters, credentials, { webhookBaseUrl: this.baseUrl });
+		this.attach(trigger);
+		return trigger;
 	}
 
-	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-		const chunks: Buffer[] = [];
-		for await (const chunk of request) chunks.push(chunk as Buffer);
-		const entry: ReceivedRequest = { body: Buffer.concat(chunks), headers: request.headers };
+	async close(): Promise<void> {
+		await this.server.close();
+	}
+
+	private async answer(request: Request): Promise<Answer> {
+		const entry: ReceivedRequest = { body: request.body, headers: request.headers };
 		this.received.push(entry);
 		const bytes = entry.body.toString('base64');
 		const attempt = (this.attempts.get(bytes) ?? 0) + 1;
@@ -105,23 +77,11 @@ export class HttpsReceiver {
 		const fault = this.fault(attempt);
 		if (!this.harness || fault === 'unreachable') {
 			entry.answered = 503;
-			response.writeHead(503).end();
-			return;
+			return { status: 503 };
 		}
-		const headers: Record<string, string | string[]> = {};
-		for (const [name, value] of Object.entries(request.headers)) {
-			if (value !== undefined) headers[name] = value;
-		}
-		entry.result = await this.harness.deliver({ body: entry.body, headers });
-		if (fault === 'answerLost') {
-			request.socket.destroy();
-			return;
-		}
+		entry.result = await this.harness.deliver(request);
+		if (fault === 'answerLost') return 'cutConnection';
 		entry.answered = entry.result.statusCode;
-		const body =
-			typeof entry.result.body === 'string'
-				? entry.result.body
-				: JSON.stringify(entry.result.body ?? '');
-		response.writeHead(entry.result.statusCode, { 'Content-Type': 'text/plain' }).end(body);
+		return n8nAnswer(entry.result);
 	}
 }

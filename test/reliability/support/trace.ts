@@ -2,7 +2,7 @@
 // descriptions (with their serialized form and stack), log lines, webhook answers. Each scenario
 // file captures all of it and searches it for the API keys and signing secrets in play.
 
-import type { DeliveryResult, RunResult } from '../../harness';
+import type { DeliveryResult, RunningSandbox, RunResult } from '../../harness';
 import { allLogs } from '../../harness';
 import { recordFigure } from './figures';
 
@@ -33,6 +33,11 @@ export class SecretTrace {
 	private characters = 0;
 
 	constructor(private readonly file: string) {}
+
+	/** Every API key of the sandbox. */
+	addApiKeys(sandbox: RunningSandbox): void {
+		for (const key of Object.values(sandbox.keys)) this.addSecret(key, 'an API key');
+	}
 
 	/** A value that must never be shown; `kind` names it in a report without revealing it. */
 	addSecret(value: string | undefined, kind: string): void {

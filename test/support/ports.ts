@@ -1,0 +1,18 @@
+import { createServer } from 'net';
+
+/** A loopback TCP port nobody listens on right now (for "connection refused", or to start on). */
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() =>
+				typeof address === 'object' && address
+					? resolve(address.port)
+					: reject(new Error('no port')),
+			);
+		});
+	});
+}
