@@ -89,6 +89,11 @@ export const SCORE_MAX = 100;
 export const RATE_LIMIT_PER_MINUTE = 1000;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
+// IDs fill one segment of a path (GET /leads/{id}), so an ID holding a space, `/`, `?` or `#` is
+// refused. Written as the inside of a regular-expression character class, for the ID checks and
+// the ID fields alike.
+export const ID_FORBIDDEN_CHARACTERS = '\\s/?#';
+
 // Headers
 export const RATE_LIMIT_REMAINING_HEADER = 'x-ratelimit-remaining';
 export const RATE_LIMIT_RESET_HEADER = 'x-ratelimit-reset';

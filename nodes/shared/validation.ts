@@ -2,7 +2,7 @@
 // Each check returns `undefined` when the value is fine, or a sentence naming the field; the
 // operations turn that sentence into a NodeOperationError for the item.
 
-import { PAGE_SIZE_MIN, SCORE_MAX, SCORE_MIN } from './constants';
+import { ID_FORBIDDEN_CHARACTERS, PAGE_SIZE_MIN, SCORE_MAX, SCORE_MIN } from './constants';
 
 export type Problem = string | undefined;
 
@@ -11,10 +11,13 @@ const E164 = /^\+[1-9]\d{1,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const ID_FORBIDDEN = new RegExp(`[${ID_FORBIDDEN_CHARACTERS}]`);
 
 /** How a value is shown in a message: text in quotes, anything else as written. */
 function quoted(value: unknown): string {
 	if (typeof value === 'string') return `"${value}"`;
+	// JSON has no NaN or Infinity: it would show them as null.
+	if (typeof value === 'number') return String(value);
 	return value === undefined ? 'nothing' : JSON.stringify(value);
 }
 
@@ -150,7 +153,7 @@ export function checkHttpUrl(field: string, value: unknown): Problem {
 export function checkIdPrefix(field: string, value: unknown, prefix: string): Problem {
 	if (typeof value !== 'string' || value.trim() === '') return `${field} is required`;
 	const id = value.trim();
-	if (!id.startsWith(prefix) || id.length === prefix.length || /[\s/?#]/.test(id)) {
+	if (!id.startsWith(prefix) || id.length === prefix.length || ID_FORBIDDEN.test(id)) {
 		return `${field} must be an ID starting with "${prefix}" (got ${quoted(value)})`;
 	}
 	return undefined;
@@ -159,8 +162,14 @@ export function checkIdPrefix(field: string, value: unknown, prefix: string): Pr
 /** Agent IDs have no documented prefix: only presence and URL-safety are checked. */
 export function checkPlainId(field: string, value: unknown): Problem {
 	if (typeof value !== 'string' || value.trim() === '') return `${field} is required`;
-	if (/[\s/?#]/.test(value.trim())) return `${field} is not a valid ID (got ${quoted(value)})`;
+	if (ID_FORBIDDEN.test(value.trim())) return `${field} is not a valid ID (got ${quoted(value)})`;
 	return undefined;
+}
+
+/** An update that sets no field would change nothing: it is refused rather than sent. */
+export function checkFieldsToUpdate(field: string, body: object): Problem {
+	if (Object.keys(body).length > 0) return undefined;
+	return `${field} is empty: add at least one field to update`;
 }
 
 export function checkOneOf(field: string, value: unknown, allowed: readonly string[]): Problem {

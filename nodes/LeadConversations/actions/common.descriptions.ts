@@ -2,9 +2,55 @@
 
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CONVERSATION_ID_PREFIX, LEAD_ID_PREFIX } from '../../shared/constants';
+import {
+	CONVERSATION_ID_PREFIX,
+	ID_FORBIDDEN_CHARACTERS,
+	LEAD_ID_PREFIX,
+} from '../../shared/constants';
 
-const ID_CHARACTERS = '[^\\s/?#]+';
+const ID_CHARACTERS = `[^${ID_FORBIDDEN_CHARACTERS}]+`;
+
+/**
+ * "From List" and "By ID" of a locator, the ID checked in the editor as the node checks it, to
+ * spread into the locator. n8n's lint rules check a locator's own fields (display name,
+ * description) only where they are written out, so each locator keeps those as literals; the
+ * modes stay under a `modes` key, which is how the rules tell modes from parameters.
+ */
+function idLocatorModes(modes: {
+	searchListMethod: string;
+	listPlaceholder: string;
+	idPlaceholder: string;
+	/** The start of every ID, where the specification gives one. */
+	idPrefix: string;
+	idErrorMessage: string;
+}): Pick<INodeProperties, 'modes'> {
+	return {
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: modes.listPlaceholder,
+				typeOptions: { searchListMethod: modes.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: modes.idPlaceholder,
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: `^${modes.idPrefix}${ID_CHARACTERS}$`,
+							errorMessage: modes.idErrorMessage,
+						},
+					},
+				],
+			},
+		],
+	};
+}
 
 export const leadLocator: INodeProperties = {
 	displayName: 'Lead',
@@ -13,30 +59,13 @@ export const leadLocator: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description: 'The lead to work on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a lead...',
-			typeOptions: { searchListMethod: 'searchLeads', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. lead_8f2k1m9x',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: `^${LEAD_ID_PREFIX}${ID_CHARACTERS}$`,
-						errorMessage: `A lead ID starts with "${LEAD_ID_PREFIX}"`,
-					},
-				},
-			],
-		},
-	],
+	...idLocatorModes({
+		searchListMethod: 'searchLeads',
+		listPlaceholder: 'Select a lead...',
+		idPlaceholder: 'e.g. lead_8f2k1m9x',
+		idPrefix: LEAD_ID_PREFIX,
+		idErrorMessage: `A lead ID starts with "${LEAD_ID_PREFIX}"`,
+	}),
 };
 
 /** Optional: narrows "From List" of the conversation locator to the conversations of one lead. */
@@ -55,30 +84,13 @@ export const conversationLocator: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description: 'The conversation to work on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a conversation...',
-			typeOptions: { searchListMethod: 'searchConversations', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. conv_3h7d9q2w',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: `^${CONVERSATION_ID_PREFIX}${ID_CHARACTERS}$`,
-						errorMessage: `A conversation ID starts with "${CONVERSATION_ID_PREFIX}"`,
-					},
-				},
-			],
-		},
-	],
+	...idLocatorModes({
+		searchListMethod: 'searchConversations',
+		listPlaceholder: 'Select a conversation...',
+		idPlaceholder: 'e.g. conv_3h7d9q2w',
+		idPrefix: CONVERSATION_ID_PREFIX,
+		idErrorMessage: `A conversation ID starts with "${CONVERSATION_ID_PREFIX}"`,
+	}),
 };
 
 export const agentLocator: INodeProperties = {
@@ -88,30 +100,14 @@ export const agentLocator: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description: 'The AI agent to work on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select an agent...',
-			typeOptions: { searchListMethod: 'searchAgents', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. agent_5k2m8n1p',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: `^${ID_CHARACTERS}$`,
-						errorMessage: 'An agent ID has no spaces, slashes, "?" or "#"',
-					},
-				},
-			],
-		},
-	],
+	...idLocatorModes({
+		searchListMethod: 'searchAgents',
+		listPlaceholder: 'Select an agent...',
+		idPlaceholder: 'e.g. agent_5k2m8n1p',
+		// Agent IDs have no documented prefix.
+		idPrefix: '',
+		idErrorMessage: 'An agent ID has no spaces, slashes, "?" or "#"',
+	}),
 };
 
 export function returnAllOrLimit(noun: string): INodeProperties[] {

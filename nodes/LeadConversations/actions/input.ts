@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Problem } from '../../shared/validation';
-import { checkBoolean, checkLimit } from '../../shared/validation';
+import { checkBoolean, checkLimit, isGiven } from '../../shared/validation';
 
 /** Throws the problem as an error of this item, in n8n's "[item N]" style. */
 export function throwIfInvalid(this: IExecuteFunctions, itemIndex: number, problem: Problem): void {
@@ -56,6 +56,15 @@ export function readListOptions(this: IExecuteFunctions, itemIndex: number): Lis
 /** A collection parameter (filters, options, fields to update) as a plain object. */
 export function collection(this: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
 	return (this.getNodeParameter(name, itemIndex, {}) as IDataObject) ?? {};
+}
+
+/** The optional fields to send, keyed by the service's names: only those given (see `isGiven`). */
+export function givenOnly(values: IDataObject): IDataObject {
+	const given: IDataObject = {};
+	for (const [name, value] of Object.entries(values)) {
+		if (isGiven(value)) given[name] = value;
+	}
+	return given;
 }
 
 /** Text fields of a collection: set when present, trimmed; an empty text counts as absent. */

@@ -1,6 +1,7 @@
 // The only door to the service. One request goes through `apiRequest`, which owns
 // authentication, pacing, waits after 429, retries of transient faults and the mapping of error
-// answers to NodeApiError. Lists go through `iterateListPages`, which follows the cursor.
+// answers to NodeApiError. Lists go through `iterateListPages`, which follows the cursor, or
+// `collectListPages`, which keeps every record it yields.
 
 import { createHash } from 'crypto';
 import type {
@@ -387,6 +388,12 @@ function withPageContext(
 	});
 }
 
+export interface ListReadOptions {
+	returnAll: boolean;
+	limit?: number;
+	itemIndex?: number;
+}
+
 /**
  * Reads a list page by page. With `returnAll` it follows `next_cursor` until `has_more` is false;
  * with a `limit` it stops as soon as that many records were read and never asks for more than
@@ -397,7 +404,7 @@ export async function* iterateListPages<T>(
 	this: ApiContext,
 	path: string,
 	query: IDataObject,
-	options: { returnAll: boolean; limit?: number; itemIndex?: number },
+	options: ListReadOptions,
 ): AsyncGenerator<T[]> {
 	const plan: ListPlan = { returnAll: options.returnAll, limit: options.limit };
 	const { itemIndex } = options;
@@ -445,4 +452,22 @@ export async function* iterateListPages<T>(
 		}
 		cursor = page.nextCursor;
 	}
+}
+
+/**
+ * Every record of a list, for an operation that outputs them as they come: the array filled here,
+ * page by page, is the output itself, so no page is copied again.
+ */
+export async function collectListPages(
+	this: ApiContext,
+	path: string,
+	query: IDataObject,
+	options: ListReadOptions,
+): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	const pages = iterateListPages<IDataObject>;
+	for await (const page of pages.call(this, path, query, options)) {
+		for (const record of page) records.push(record);
+	}
+	return records;
 }

@@ -3,6 +3,7 @@ import {
 	checkDateRange,
 	checkE164Phone,
 	checkEmail,
+	checkFieldsToUpdate,
 	checkHttpUrl,
 	checkIdPrefix,
 	checkIsoDateTime,
@@ -158,6 +159,16 @@ describe('limits, URLs and IDs', () => {
 	});
 });
 
+describe('updates', () => {
+	test('an update needs at least one field', () => {
+		expect(checkFieldsToUpdate('Update Fields', { status: 'new' })).toBeUndefined();
+		expect(checkFieldsToUpdate('Update Fields', { assigned_to: null })).toBeUndefined();
+		expect(checkFieldsToUpdate('Update Fields', {})).toBe(
+			'Update Fields is empty: add at least one field to update',
+		);
+	});
+});
+
 describe('whole numbers', () => {
 	test.each<[unknown, Problem]>([
 		[1, undefined],
@@ -172,9 +183,9 @@ describe('whole numbers', () => {
 	])('from 1 to 30: %p', (value, problem) => {
 		expect(checkWholeNumber('Follow-up Days', value, 1, 30)).toBe(problem);
 	});
-	test.each([NaN, Infinity])('from 1 to 30: %p is refused', (value) => {
-		expect(checkWholeNumber('Follow-up Days', value, 1, 30)).toMatch(
-			/^Follow-up Days must be a whole number from 1 to 30 \(got /,
+	test.each([NaN, Infinity])('from 1 to 30: %p is refused and named', (value) => {
+		expect(checkWholeNumber('Follow-up Days', value, 1, 30)).toBe(
+			`Follow-up Days must be a whole number from 1 to 30 (got ${String(value)})`,
 		);
 	});
 	test.each<[unknown, Problem]>([
@@ -220,8 +231,8 @@ describe('free text', () => {
 	])('%p', (value, problem) => {
 		expect(checkText('Notes', value)).toBe(problem);
 	});
-	test.each([NaN, Infinity, -Infinity])('the number %p is refused', (value) => {
-		expect(checkText('Notes', value)).toMatch(/^Notes must be text \(got /);
+	test.each([NaN, Infinity, -Infinity])('the number %p is refused and named', (value) => {
+		expect(checkText('Notes', value)).toBe(`Notes must be text (got ${String(value)})`);
 	});
 	test.each<[unknown, Problem]>([
 		['Ana', undefined],

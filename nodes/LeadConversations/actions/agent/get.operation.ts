@@ -17,13 +17,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const agentId = locatorValue.call(this, 'agent', itemIndex);
 	throwIfInvalid.call(this, itemIndex, checkPlainId('Agent', agentId));
 
-	const { body: agent } = await apiRequest.call(
-		this,
-		'GET',
-		`/agents/${encodeURIComponent(agentId)}`,
-		{
-			itemIndex,
-		},
-	);
+	const path = `/agents/${encodeURIComponent(agentId)}`;
+	const { body: agent } = await apiRequest.call(this, 'GET', path, { itemIndex });
 	return [record(agent)];
 }

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { AGENT_STATUSES } from '../../../shared/constants';
-import { iterateListPages } from '../../../shared/transport';
-import { checkOneOf, ifGiven, isGiven } from '../../../shared/validation';
+import { collectListPages } from '../../../shared/transport';
+import { checkOneOf, ifGiven } from '../../../shared/validation';
 import { returnAllOrLimit } from '../common.descriptions';
-import { collection, readListOptions, throwIfInvalid } from '../input';
+import { collection, givenOnly, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
 
 const properties: INodeProperties[] = [
@@ -42,13 +42,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		ifGiven(checkOneOf, 'Status', filters.status, AGENT_STATUSES),
 	);
-	const query: IDataObject = {};
-	if (isGiven(filters.status)) query.status = filters.status;
-
-	const agents: IDataObject[] = [];
-	const pages = iterateListPages<IDataObject>;
-	for await (const page of pages.call(this, '/agents', query, { ...list, itemIndex })) {
-		for (const agent of page) agents.push(agent);
-	}
-	return agents;
+	const query = givenOnly({ status: filters.status });
+	return await collectListPages.call(this, '/agents', query, { ...list, itemIndex });
 }

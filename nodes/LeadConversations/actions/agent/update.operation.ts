@@ -5,6 +5,7 @@ import { AGENT_LANGUAGES, AGENT_SETTABLE_STATUSES, AGENT_TONES } from '../../../
 import { apiRequest } from '../../../shared/transport';
 import type { Problem } from '../../../shared/validation';
 import {
+	checkFieldsToUpdate,
 	checkList,
 	checkOneOf,
 	checkPlainId,
@@ -139,10 +140,7 @@ export function agentUpdateBody(fields: IDataObject): { body: IDataObject; probl
 	if (Object.keys(cadence).length > 0) configuration.follow_up_cadence = cadence;
 	if (Object.keys(configuration).length > 0) body.configuration = configuration;
 
-	if (Object.keys(body).length === 0) {
-		return { body, problem: 'Update Fields is empty: add at least one field to update' };
-	}
-	return { body, problem: undefined };
+	return { body, problem: checkFieldsToUpdate('Update Fields', body) };
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -150,14 +148,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { body, problem } = agentUpdateBody(collection.call(this, 'updateFields', itemIndex));
 	throwIfInvalid.call(this, itemIndex, firstProblem(checkPlainId('Agent', agentId), problem));
 
-	const { body: agent } = await apiRequest.call(
-		this,
-		'PATCH',
-		`/agents/${encodeURIComponent(agentId)}`,
-		{
-			body,
-			itemIndex,
-		},
-	);
+	const path = `/agents/${encodeURIComponent(agentId)}`;
+	const { body: agent } = await apiRequest.call(this, 'PATCH', path, { body, itemIndex });
 	return [record(agent)];
 }

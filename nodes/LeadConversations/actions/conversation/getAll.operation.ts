@@ -6,16 +6,10 @@ import {
 	CONVERSATION_STATUSES,
 	LEAD_ID_PREFIX,
 } from '../../../shared/constants';
-import { iterateListPages } from '../../../shared/transport';
-import {
-	checkIdPrefix,
-	checkOneOf,
-	firstProblem,
-	ifGiven,
-	isGiven,
-} from '../../../shared/validation';
+import { collectListPages } from '../../../shared/transport';
+import { checkIdPrefix, checkOneOf, firstProblem, ifGiven } from '../../../shared/validation';
 import { leadLocator, returnAllOrLimit } from '../common.descriptions';
-import { collection, readListOptions, throwIfInvalid } from '../input';
+import { collection, givenOnly, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
 
 const properties: INodeProperties[] = [
@@ -79,15 +73,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		),
 	);
 
-	const query: IDataObject = {};
-	if (leadId !== undefined) query.lead_id = leadId;
-	if (isGiven(filters.channel)) query.channel = filters.channel;
-	if (isGiven(filters.status)) query.status = filters.status;
-
-	const conversations: IDataObject[] = [];
-	const pages = iterateListPages<IDataObject>;
-	for await (const page of pages.call(this, '/conversations', query, { ...list, itemIndex })) {
-		for (const conversation of page) conversations.push(conversation);
-	}
-	return conversations;
+	const query = givenOnly({ lead_id: leadId, channel: filters.channel, status: filters.status });
+	return await collectListPages.call(this, '/conversations', query, { ...list, itemIndex });
 }

@@ -18,13 +18,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const leadId = locatorValue.call(this, 'lead', itemIndex);
 	throwIfInvalid.call(this, itemIndex, checkIdPrefix('Lead', leadId, LEAD_ID_PREFIX));
 
-	const { body: lead } = await apiRequest.call(
-		this,
-		'GET',
-		`/leads/${encodeURIComponent(leadId)}`,
-		{
-			itemIndex,
-		},
-	);
+	const path = `/leads/${encodeURIComponent(leadId)}`;
+	const { body: lead } = await apiRequest.call(this, 'GET', path, { itemIndex });
 	return [record(lead)];
 }

@@ -23,7 +23,6 @@ import {
 	checkScoreRange,
 	firstProblem,
 	ifGiven,
-	isGiven,
 } from '../../../shared/validation';
 import { flattenLead } from '../../helpers/flatLead';
 import {
@@ -35,7 +34,7 @@ import {
 	writeMark,
 } from '../../helpers/newLeadsSinceLastRun';
 import { returnAllOrLimit } from '../common.descriptions';
-import { collection, dateText, readListOptions, throwIfInvalid } from '../input';
+import { collection, dateText, givenOnly, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
 
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
@@ -173,15 +172,15 @@ function leadFilters(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		),
 	);
 
-	const query: IDataObject = {};
-	if (isGiven(filters.status)) query.status = filters.status;
-	if (isGiven(filters.intent)) query.intent = filters.intent;
-	if (isGiven(filters.channel)) query.channel = filters.channel;
-	if (scoreMin !== undefined) query.score_min = scoreMin;
-	if (scoreMax !== undefined) query.score_max = scoreMax;
-	if (createdAfter !== undefined) query.created_after = createdAfter;
-	if (createdBefore !== undefined) query.created_before = createdBefore;
-	return query;
+	return givenOnly({
+		status: filters.status,
+		intent: filters.intent,
+		channel: filters.channel,
+		score_min: scoreMin,
+		score_max: scoreMax,
+		created_after: createdAfter,
+		created_before: createdBefore,
+	});
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {

@@ -6,6 +6,7 @@ import { apiRequest } from '../../../shared/transport';
 import type { Problem } from '../../../shared/validation';
 import {
 	checkBoolean,
+	checkFieldsToUpdate,
 	checkIdPrefix,
 	checkList,
 	checkOneOf,
@@ -135,10 +136,7 @@ export function leadUpdateBody(fields: IDataObject): { body: IDataObject; proble
 		else if (given !== undefined) body[value] = given;
 	}
 
-	if (Object.keys(body).length === 0) {
-		return { body, problem: 'Update Fields is empty: add at least one field to update' };
-	}
-	return { body, problem: undefined };
+	return { body, problem: checkFieldsToUpdate('Update Fields', body) };
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -150,14 +148,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		firstProblem(checkIdPrefix('Lead', leadId, LEAD_ID_PREFIX), problem),
 	);
 
-	const { body: lead } = await apiRequest.call(
-		this,
-		'PATCH',
-		`/leads/${encodeURIComponent(leadId)}`,
-		{
-			body,
-			itemIndex,
-		},
-	);
+	const path = `/leads/${encodeURIComponent(leadId)}`;
+	const { body: lead } = await apiRequest.call(this, 'PATCH', path, { body, itemIndex });
 	return [record(lead)];
 }
