@@ -1,6 +1,8 @@
 // `npm run demo`: runs the three example workflows of examples/ once through n8n's engine
 // (n8n-core's WorkflowExecute, webhook and hook contexts) against a freshly started sandbox
-// service, and tells in plain words what happened. No n8n install, no account, loopback only.
+// service, and tells in plain words what happened. The n8n built-in nodes they use (Schedule
+// Trigger, Edit Fields, Filter, Convert to File) are n8n-nodes-base's own. No n8n install, no
+// account, loopback only.
 
 import './demo/userFolder';
 
@@ -19,7 +21,6 @@ import {
 	type WorkflowSpec,
 } from '../test/harness';
 import { startHttpsReceiver } from '../test/support/receiver';
-import { builtInNodeTypes } from './demo/n8nCoreNodes';
 
 const repoRoot = resolve(__dirname, '..');
 const examplesDir = join(repoRoot, 'examples');
@@ -58,7 +59,6 @@ async function leadsToSpreadsheet(sandbox: RunningSandbox, credentials: HarnessC
 	const runOnce = async (staticData: IDataObject, label: string) => {
 		runNumber++;
 		const result = await runWorkflow({ ...workflow, staticData }, credentials, {
-			nodeTypes: builtInNodeTypes,
 			startNode: 'Every hour',
 			mode: 'trigger',
 		});
@@ -114,7 +114,6 @@ async function qualifiedToAdvisor(sandbox: RunningSandbox, credentials: HarnessC
 		if (items?.length) {
 			// n8n answers the service first, then runs the workflow from the trigger's items.
 			pendingRun = runWorkflow(workflow, credentials, {
-				nodeTypes: builtInNodeTypes,
 				startNode: triggerNode.name,
 				inputItems: items.map((item: INodeExecutionData) => item.json),
 				mode: 'webhook',
@@ -197,7 +196,6 @@ async function stalledConversations(sandbox: RunningSandbox, credentials: Harnes
 	}
 
 	const result = await runWorkflow(workflow, credentials, {
-		nodeTypes: builtInNodeTypes,
 		startNode: 'Every day at 9',
 		mode: 'trigger',
 	});

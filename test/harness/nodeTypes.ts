@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { PackageDirectoryLoader } from 'n8n-core';
 import {
 	NodeConnectionTypes,
 	NodeHelpers,
@@ -42,6 +46,28 @@ function loadPackageNode(shortName: string): AnyNodeType {
 		throw new UserError(`${modulePath} does not export a class named ${className}`);
 	}
 	return new exported();
+}
+
+const BUILT_IN_PACKAGE = 'n8n-nodes-base';
+let builtInPackage: PackageDirectoryLoader | undefined;
+
+/**
+ * A node of n8n-nodes-base, loaded the way n8n loads that package: the package's index of known
+ * nodes (dist/known/nodes.json, what n8n's lazy package loader reads) names each node's class
+ * file, and n8n-core's package loader loads that class on first use.
+ */
+function loadBuiltInNode(nodeType: string): AnyNodeType | undefined {
+	const [packageName, shortName] = nodeType.split('.');
+	if (packageName !== BUILT_IN_PACKAGE) return undefined;
+	if (builtInPackage === undefined) {
+		const directory = dirname(require.resolve(`${BUILT_IN_PACKAGE}/package.json`));
+		builtInPackage = new PackageDirectoryLoader(directory);
+		builtInPackage.known.nodes = JSON.parse(
+			readFileSync(join(directory, 'dist', 'known', 'nodes.json'), 'utf8'),
+		) as PackageDirectoryLoader['known']['nodes'];
+	}
+	if (!Object.hasOwn(builtInPackage.known.nodes, shortName)) return undefined;
+	return builtInPackage.getNode(shortName).type;
 }
 
 /** Test-only stand-in for n8n's Manual Trigger: passes on what the execution starts with. */
@@ -115,8 +141,8 @@ class HarnessNodeTypes implements INodeTypes {
 		const cached = this.loaded.get(name);
 		if (cached) return cached;
 		const factory = this.factories[name];
-		if (factory === undefined) return undefined;
-		const instance = factory();
+		const instance = factory ? factory() : loadBuiltInNode(name);
+		if (instance === undefined) return undefined;
 		this.loaded.set(name, instance);
 		return instance;
 	}
@@ -125,7 +151,8 @@ class HarnessNodeTypes implements INodeTypes {
 /**
  * The node types a test workflow may use: the package's action node and trigger (under their
  * package type names and as `CUSTOM.*`, the prefix n8n gives nodes loaded from a custom folder),
- * a manual trigger and a no-op, plus anything a test adds.
+ * a manual trigger and a no-op, anything a test adds, and every other `n8n-nodes-base.*` type as
+ * the real built-in node.
  */
 export function createNodeTypes(
 	extra: Record<string, INodeType | IVersionedNodeType> = {},

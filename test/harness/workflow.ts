@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, TriggerContext, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
 	deepCopy,
@@ -21,6 +21,7 @@ import {
 	type IRun,
 	type IVersionedNodeType,
 	type IWorkflowBase,
+	type IWorkflowExecuteAdditionalData,
 	type IWorkflowSettings,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -75,7 +76,11 @@ export interface RunResult {
 
 export interface RunWorkflowOptions {
 	mode?: WorkflowExecuteMode;
-	/** Items the start node receives (and the test Manual Trigger passes on). */
+	/**
+	 * Items the start node receives (and the test Manual Trigger passes on). Left out, a trigger
+	 * node (one with `trigger()`, like the Schedule Trigger) starts a run that is not manual with
+	 * what it emits when fired once; any other start node gets one empty item.
+	 */
 	inputItems?: IDataObject[];
 	/** Name of the node the execution starts at; default: n8n's own choice of start node. */
 	startNode?: string;
@@ -118,14 +123,6 @@ export async function runWorkflow(
 		: workflow.getStartNode();
 	if (!startNode) throw new UserError('The workflow has no node to start from');
 
-	const startItems: INodeExecutionData[] = (options.inputItems ?? [{}]).map((json) => ({ json }));
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: startNode, data: { main: [startItems] }, source: null }],
-		},
-		resultData: { pinData: spec.pinData },
-	});
-
 	const executionId = `execution-${++executionCounter}`;
 	const workflowData = {
 		id: workflowId,
@@ -151,6 +148,21 @@ export async function runWorkflow(
 		workflowId,
 	});
 
+	// A manual run fires a trigger start node inside WorkflowExecute; any other run starts with
+	// what the trigger emitted before it.
+	const { execute, trigger } = nodeTypes.getByNameAndVersion(startNode.type, startNode.typeVersion);
+	const firedBeforeRun =
+		options.inputItems === undefined && mode !== 'manual' && !execute && trigger !== undefined;
+	const startData = firedBeforeRun
+		? await fireTrigger(workflow, startNode, additionalData)
+		: [(options.inputItems ?? [{}]).map((json) => ({ json }))];
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: startNode, data: { main: startData }, source: null }],
+		},
+		resultData: { pinData: spec.pinData },
+	});
+
 	const run = await new WorkflowExecute(
 		additionalData,
 		mode,
@@ -158,6 +170,40 @@ export async function runWorkflow(
 	).processRunExecutionData(workflow);
 
 	return buildResult(run, workflow, thrown, readLogs());
+}
+
+/**
+ * What a trigger node emits when it fires once. In production n8n activates the trigger, and
+ * each time it emits (a schedule is due, say), n8n starts a run whose start node passes the
+ * emitted items on. Rather than wait for the schedule, the harness fires the node the way n8n's
+ * editor does ("Execute workflow": manual activation, then `manualTriggerFunction`), through
+ * n8n-core's TriggerContext, and closes it again.
+ */
+async function fireTrigger(
+	workflow: Workflow,
+	node: INode,
+	additionalData: IWorkflowExecuteAdditionalData,
+): Promise<INodeExecutionData[][]> {
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	let context!: TriggerContext;
+	const emitted = new Promise<INodeExecutionData[][]>((emit, emitError) => {
+		context = new TriggerContext(
+			workflow,
+			node,
+			additionalData,
+			'manual',
+			'manual',
+			emit,
+			emitError,
+		);
+	});
+	const response = await nodeType.trigger!.call(context);
+	try {
+		await response?.manualTriggerFunction?.();
+		return await emitted;
+	} finally {
+		await response?.closeFunction?.();
+	}
 }
 
 export interface RunActionNodeOptions {
