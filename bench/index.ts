@@ -1,0 +1,208 @@
+// `npm run bench`: the package against the physical limit of the service and against what a user
+// would otherwise build (n8n's HTTP Request node, a bare fetch loop), side by side in one run.
+// Prints the tables and writes them, with the machine and versions, to bench/results.md.
+// BENCH_QUICK=1 for small sizes while developing; BENCH_ONLY=memory,economy for a subset.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { config, MEASURES, QUICK, selectedMeasures, type MeasureName } from './config';
+import type { ClientName } from './lib/clients';
+import { buildForChildren, REPO_ROOT } from './lib/build';
+import { machineInfo } from './lib/machine';
+import { runInChild, startChild, useBuiltWorker } from './lib/processes';
+import type { EconomyRow } from './measures/economy';
+import type { DataServerReady, MemoryResult } from './measures/memory';
+import type { OverheadResult } from './measures/overhead';
+import type { RateLimitedClient, RateLimitedResult } from './measures/rateLimited';
+import { realN8n, type RealN8nResult } from './measures/realN8n';
+import type { SignatureRow } from './measures/signature';
+import { realN8nUnavailable } from './n8n/install';
+import {
+	economySection,
+	memorySection,
+	overheadSection,
+	rateLimitedSection,
+	returnAllInN8nSection,
+	signatureSection,
+	summarySection,
+	versusHttpSection,
+	webhooksSection,
+	type Section,
+} from './sections';
+
+const RESULTS_FILE = join(REPO_ROOT, 'bench', 'results.md');
+/** A quick or partial run must not replace the figures of the last full run. */
+const PARTIAL_RESULTS_FILE = join(REPO_ROOT, 'bench', 'tmp', 'results.md');
+
+function log(line: string): void {
+	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+}
+
+interface Results {
+	economy?: EconomyRow[];
+	overhead?: OverheadResult;
+	rateLimited?: RateLimitedResult[];
+	memory?: MemoryResult[];
+	signature?: SignatureRow[];
+	realN8n?: Awaited<ReturnType<typeof runRealN8n>>;
+}
+
+async function runRateLimited(): Promise<RateLimitedResult[]> {
+	const settings = config.rateLimited;
+	const results: RateLimitedResult[] = [];
+	for (const scenario of ['a', 'b'] as const) {
+		for (const client of ['node', 'httpDefault', 'httpCareful'] as RateLimitedClient[]) {
+			log(`4${scenario}: ${client}, ${settings.reps} run(s)`);
+			results.push(
+				await runInChild<RateLimitedResult>('rateLimited', {
+					scenario,
+					client,
+					reps: settings.reps,
+					leads: scenario === 'a' ? settings.leadsA : settings.leadsB,
+					limit: settings.limit,
+					windowMs: settings.windowMs,
+					otherPerWindow: settings.otherPerWindow,
+					startOffsetMs: settings.startOffsetMs,
+					careful: settings.careful,
+				}),
+			);
+		}
+	}
+	return results;
+}
+
+async function runMemory(): Promise<MemoryResult[]> {
+	const results: MemoryResult[] = [];
+	for (const leads of config.memory.sizes) {
+		const server = await startChild<DataServerReady>('dataServer', { leads });
+		try {
+			for (let rep = 0; rep < config.memory.reps; rep++) {
+				for (const client of config.memory.clients as ClientName[]) {
+					log(`5: ${client}, ${leads} leads, run ${rep + 1} of ${config.memory.reps}`);
+					results.push(
+						await runInChild<MemoryResult>('memory', {
+							client,
+							leads,
+							target: server.ready.target,
+						}),
+					);
+				}
+			}
+		} finally {
+			await server.stop();
+		}
+	}
+	return results;
+}
+
+async function runRealN8n(): Promise<RealN8nResult | { pending: string }> {
+	const unavailable = realN8nUnavailable();
+	if (unavailable) return { pending: unavailable };
+	try {
+		return await realN8n(config.realN8n, log);
+	} catch (error) {
+		log(`real n8n failed: ${(error as Error).stack ?? String(error)}`);
+		return { pending: `the run in real n8n failed: ${(error as Error).message.split('\n')[0]}` };
+	}
+}
+
+async function runMeasure(name: MeasureName, results: Results): Promise<void> {
+	const started = Date.now();
+	switch (name) {
+		case 'economy':
+			log('1: request economy');
+			results.economy = await runInChild<EconomyRow[]>('economy', config.economy);
+			break;
+		case 'overhead':
+			log(
+				`2+3: overhead, ${config.overhead.reps} repetitions of ${config.overhead.clients.join(', ')}`,
+			);
+			results.overhead = await runInChild<OverheadResult>('overhead', config.overhead);
+			break;
+		case 'rateLimited':
+			results.rateLimited = await runRateLimited();
+			break;
+		case 'memory':
+			results.memory = await runMemory();
+			break;
+		case 'signature':
+			log('6a: signature verification');
+			results.signature = await runInChild<SignatureRow[]>('signature', config.signature);
+			break;
+		case 'realN8n':
+			log('2b, 3b and 6b: in the real n8n');
+			results.realN8n = await runRealN8n();
+			break;
+	}
+	log(`${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+function sections(results: Results): Section[] {
+	const list: Section[] = [];
+	if (results.economy) list.push(economySection(results.economy));
+	if (results.overhead) list.push(overheadSection(results.overhead));
+	if (results.overhead || results.rateLimited) {
+		list.push(versusHttpSection(results.overhead, results.economy, results.rateLimited));
+	}
+	if (results.realN8n) list.push(returnAllInN8nSection(results.realN8n));
+	if (results.rateLimited) list.push(rateLimitedSection(results.rateLimited, config.rateLimited));
+	if (results.memory) list.push(memorySection(results.memory));
+	if (results.signature) list.push(signatureSection(results.signature));
+	if (results.realN8n) list.push(webhooksSection(results.realN8n));
+	return list;
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const measures = selectedMeasures();
+	// n8n-core writes an instance config under the user folder: keep it out of $HOME.
+	const userFolder = mkdtempSync(join(tmpdir(), 'lc-bench-n8n-user-'));
+	process.env.N8N_USER_FOLDER = userFolder;
+	const results: Results = {};
+	try {
+		log('transpiling for the child processes');
+		useBuiltWorker(buildForChildren());
+		for (const name of measures) await runMeasure(name, results);
+	} finally {
+		rmSync(userFolder, { recursive: true, force: true });
+	}
+
+	const machine = machineInfo();
+	const totalSeconds = Math.round((Date.now() - started) / 1000);
+	const built = sections(results);
+	const verdicts = built.flatMap((section) => section.verdicts);
+	const document = [
+		'# Benchmark results',
+		'',
+		'Written by `npm run bench` (bench/index.ts); see bench/README.md for the method.',
+		'',
+		`- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, ${machine.os}`,
+		`- Node ${machine.node}; n8n-core ${machine.n8nCore}, n8n-workflow ${machine.n8nWorkflow}, n8n-nodes-base ${machine.n8nNodesBase}`,
+		`- Date: ${machine.date}; mode: ${QUICK ? 'BENCH_QUICK (reduced sizes, not for quoting)' : 'full'}; measures: ${measures.join(', ')}`,
+		`- Total run time: ${Math.floor(totalSeconds / 60)} min ${totalSeconds % 60} s`,
+		'',
+		'## Summary',
+		'',
+		summarySection(verdicts),
+		...built.flatMap((section) => ['', `## ${section.title}`, '', section.markdown]),
+		'',
+	].join('\n');
+	process.stdout.write(`\n${document}`);
+	const complete = !QUICK && measures.length === MEASURES.length;
+	const resultsFile = complete ? RESULTS_FILE : PARTIAL_RESULTS_FILE;
+	// bench/tmp is not committed: partial runs, and the raw figures for a closer look.
+	mkdirSync(join(REPO_ROOT, 'bench', 'tmp'), { recursive: true });
+	writeFileSync(resultsFile, document);
+	writeFileSync(
+		join(REPO_ROOT, 'bench', 'tmp', complete ? 'results.json' : 'results-partial.json'),
+		JSON.stringify({ machine, results }, null, 2),
+	);
+	log(`written to ${resultsFile} (${totalSeconds} s in all)`);
+}
+
+main().catch((error: Error) => {
+	log(`failed: ${error.stack ?? error.message}`);
+	process.exit(1);
+});

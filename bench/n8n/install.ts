@@ -1,0 +1,138 @@
+// The real n8n of the end-to-end suite (test/e2e/n8n-install: Node 24 + n8n) with this package
+// installed as a community package, for the measures that must run in the product itself.
+
+import { execFileSync } from 'child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+
+import { installCommunityPackage } from '../../test/e2e/lib/community-package';
+import { n8nCli } from '../../test/e2e/lib/n8n-cli';
+import { installDir, n8nBin, node24Bin, packageName, repoRoot } from '../../test/e2e/lib/paths';
+import { runCommand } from '../../test/e2e/lib/processes';
+
+/** Why the real n8n cannot be used here, or undefined when it can. */
+export function realN8nUnavailable(): string | undefined {
+	if (!existsSync(n8nBin) || !existsSync(node24Bin)) {
+		return (
+			'the real n8n of the end-to-end suite is not installed (test/e2e/n8n-install). ' +
+			'Run `node scripts/e2e/install-n8n.mjs` once, then `BENCH_ONLY=realN8n npm run bench`.'
+		);
+	}
+	return undefined;
+}
+
+export function n8nVersions(): { n8n: string; node: string } {
+	let n8n = 'unknown';
+	try {
+		n8n = (
+			JSON.parse(readFileSync(join(installDir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as {
+				version: string;
+			}
+		).version;
+	} catch {
+		// Reported as unknown.
+	}
+	return { n8n, node: execFileSync(node24Bin, ['--version']).toString().trim().replace(/^v/, '') };
+}
+
+function copyIcons(from: string, to: string): void {
+	for (const entry of readdirSync(from, { withFileTypes: true })) {
+		const path = join(from, entry.name);
+		if (entry.isDirectory()) copyIcons(path, join(to, entry.name));
+		else if (/\.(svg|png)$/.test(entry.name)) {
+			mkdirSync(to, { recursive: true });
+			cpSync(path, join(to, entry.name));
+		}
+	}
+}
+
+/**
+ * Builds the package into a folder of its own and packs it as `npm pack` lays it out
+ * (`package/…`). The shared dist/ is left alone: other work on the same clone may be using it.
+ */
+export async function packPrivately(workDir: string): Promise<string> {
+	const packageDir = join(workDir, 'package');
+	const run = async (command: string, args: string[], cwd: string) => {
+		const result = await runCommand(command, args, { cwd, timeoutMs: 300_000 });
+		if (result.code !== 0) {
+			throw new Error(`${command} ${args.join(' ')}: ${result.stdout}\n${result.stderr}`);
+		}
+	};
+	const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+	const dist = join(packageDir, 'dist');
+	await run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', dist], repoRoot);
+	for (const folder of ['nodes', 'credentials', 'icons']) {
+		copyIcons(join(repoRoot, folder), join(dist, folder));
+	}
+	cpSync(join(repoRoot, 'package.json'), join(packageDir, 'package.json'));
+	const tarball = join(workDir, 'package.tgz');
+	await run('tar', ['-czf', tarball, '-C', workDir, 'package'], workDir);
+	return tarball;
+}
+
+export interface StoredCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, string>;
+}
+
+/** Installs the packed package and stores the credentials, as a user would have set them up. */
+export async function prepareN8nUserFolder(
+	userFolder: string,
+	tarball: string,
+	credentials: StoredCredential[],
+): Promise<void> {
+	await installCommunityPackage(userFolder, tarball);
+	const file = join(userFolder, 'bench-credentials.json');
+	writeFileSync(file, JSON.stringify(credentials));
+	await n8nCli(userFolder, ['import:credentials', `--input=${file}`]);
+}
+
+/**
+ * The newest version of one of the package's nodes, as n8n's editor gives a freshly added node,
+ * read from the compiled description (the package cannot be required from outside n8n).
+ */
+export function newestNodeVersion(userFolder: string, nodeFile: string): number {
+	const file = join(
+		userFolder,
+		'.n8n',
+		'nodes',
+		'node_modules',
+		packageName,
+		'dist',
+		'nodes',
+		nodeFile,
+	);
+	const source = readFileSync(file, 'utf8');
+	const defaultVersion = /defaultVersion:\s*([\d.]+)/.exec(source);
+	if (defaultVersion) return Number(defaultVersion[1]);
+	const version = /\bversion:\s*(\[[^\]]*\]|[\d.]+)/.exec(source);
+	if (!version) return 1;
+	return Math.max(
+		...version[1]
+			.replace(/[[\]\s]/g, '')
+			.split(',')
+			.map(Number),
+	);
+}
+
+/** CPU time (ms) a process has used so far, from /proc: asking n8n would add to its load. */
+export function cpuMsOf(pid: number): number {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	// utime and stime (fields 14 and 15 of the line) in clock ticks of 10 ms.
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Waits until n8n has worked off what it was sent: under 10% CPU for half a second. */
+export async function waitUntilIdle(pid: number, timeoutMs = 120_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	let before = cpuMsOf(pid);
+	while (Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		const now = cpuMsOf(pid);
+		if (now - before < 50) return;
+		before = now;
+	}
+	throw new Error('n8n did not become idle within 2 minutes');
+}

@@ -1,0 +1,175 @@
+// The workflows imported into the real n8n: each measured path starts at a webhook, so the bench
+// can start it over HTTP and time it from outside.
+
+import { randomUUID } from 'crypto';
+
+import { actionNodeType, triggerNodeType } from '../../test/e2e/lib/paths';
+import { httpRequestParameters, type Target } from '../lib/clients';
+
+export const CREDENTIALS = {
+	ours: { id: 'LcBenchCredential1', name: 'Lead Conversations account' },
+	headerAuth: { id: 'LcBenchHeaderAuth1', name: 'Header Auth account' },
+};
+
+export const WORKFLOW_IDS = {
+	trigger: 'LcBenchTrigger001',
+	webhook: 'LcBenchWebhook001',
+	empty: 'LcBenchActEmpty01',
+	node: 'LcBenchActNode001',
+	http: 'LcBenchActHttp001',
+};
+
+/** Nothing saved for successful runs: what is measured is the run, not writing 20,000 items. */
+const ACTION_SETTINGS = {
+	executionOrder: 'v1',
+	saveDataSuccessExecution: 'none',
+	saveManualExecutions: false,
+	saveExecutionProgress: false,
+};
+
+function workflow(
+	id: string,
+	name: string,
+	nodes: unknown[],
+	connections: unknown,
+	settings: object,
+) {
+	return { id, name, nodes, connections, settings, pinData: {} };
+}
+
+function webhookNode(path: string, responseMode: 'onReceived' | 'lastNode') {
+	return {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: path,
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode,
+			...(responseMode === 'lastNode' ? { responseData: 'noData' } : {}),
+			options: {},
+		},
+	};
+}
+
+function after(first: string, second: string) {
+	return { [first]: { main: [[{ node: second, type: 'main', index: 0 }]] } };
+}
+
+export interface BenchPaths {
+	triggerWebhookId: string;
+	webhookPath: string;
+	emptyPath: string;
+	nodePath: string;
+	httpPath: string;
+}
+
+export function newBenchPaths(): BenchPaths {
+	return {
+		triggerWebhookId: randomUUID(),
+		webhookPath: randomUUID(),
+		emptyPath: randomUUID(),
+		nodePath: randomUUID(),
+		httpPath: randomUUID(),
+	};
+}
+
+export function benchWorkflows(options: {
+	paths: BenchPaths;
+	signingSecret: string;
+	triggerVersion: number;
+	actionVersion: number;
+	replay: Target;
+}) {
+	const { paths } = options;
+	return [
+		// 6b: the trigger, its subscription made by hand, against the plain Webhook node.
+		workflow(
+			WORKFLOW_IDS.trigger,
+			'Bench: Lead Conversations Trigger',
+			[
+				{
+					id: randomUUID(),
+					name: 'Lead Conversations Trigger',
+					type: triggerNodeType,
+					typeVersion: options.triggerVersion,
+					position: [0, 0],
+					webhookId: paths.triggerWebhookId,
+					parameters: {
+						events: ['lead.qualified'],
+						subscription: 'manual',
+						signingSecret: options.signingSecret,
+						options: {},
+					},
+					credentials: { leadConversationsApi: CREDENTIALS.ours },
+				},
+			],
+			{},
+			{ executionOrder: 'v1' },
+		),
+		workflow(
+			WORKFLOW_IDS.webhook,
+			'Bench: plain Webhook node',
+			[webhookNode(paths.webhookPath, 'onReceived')],
+			{},
+			{ executionOrder: 'v1' },
+		),
+		// 2b and 3b: Return All in n8n itself, answered when the run ends.
+		workflow(
+			WORKFLOW_IDS.empty,
+			'Bench: webhook only',
+			[
+				webhookNode(paths.emptyPath, 'lastNode'),
+				{
+					id: randomUUID(),
+					name: 'No Operation, do nothing',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [220, 0],
+					parameters: {},
+				},
+			],
+			after('Webhook', 'No Operation, do nothing'),
+			ACTION_SETTINGS,
+		),
+		workflow(
+			WORKFLOW_IDS.node,
+			'Bench: Lead Conversations, Get Many, Return All',
+			[
+				webhookNode(paths.nodePath, 'lastNode'),
+				{
+					id: randomUUID(),
+					name: 'Lead Conversations',
+					type: actionNodeType,
+					typeVersion: options.actionVersion,
+					position: [220, 0],
+					parameters: { resource: 'lead', operation: 'getAll', returnAll: true },
+					credentials: { leadConversationsApi: CREDENTIALS.ours },
+				},
+			],
+			after('Webhook', 'Lead Conversations'),
+			ACTION_SETTINGS,
+		),
+		workflow(
+			WORKFLOW_IDS.http,
+			'Bench: HTTP Request with cursor pagination',
+			[
+				webhookNode(paths.httpPath, 'lastNode'),
+				{
+					id: randomUUID(),
+					name: 'HTTP Request',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.5,
+					position: [220, 0],
+					parameters: httpRequestParameters(options.replay, {}),
+					credentials: { httpHeaderAuth: CREDENTIALS.headerAuth },
+				},
+			],
+			after('Webhook', 'HTTP Request'),
+			ACTION_SETTINGS,
+		),
+	];
+}

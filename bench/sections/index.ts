@@ -1,0 +1,9 @@
+// Raw results → the markdown tables `npm run bench` prints and writes to bench/results.md, every
+// figure beside its target, ratios taken run by run; and the summary of targets met or missed.
+
+export { economySection } from './economy';
+export { memorySection } from './memory';
+export { overheadSection, versusHttpSection } from './overhead';
+export { rateLimitedSection } from './rateLimited';
+export { returnAllInN8nSection, signatureSection, webhooksSection } from './realN8n';
+export { summarySection, type Section, type Verdict } from './section';

@@ -1,0 +1,45 @@
+// Entry point of a benchmark child process: `worker.ts <task> <json args>`. Runs one task and
+// reports its result to the parent over IPC. A long-lived task (a data server) reports `ready`
+// and keeps running until the parent stops it.
+
+import { economy } from './measures/economy';
+import { dataServer, memory } from './measures/memory';
+import { overhead } from './measures/overhead';
+import { rateLimited } from './measures/rateLimited';
+import { signature } from './measures/signature';
+
+type Task = (args: never) => Promise<unknown>;
+
+const tasks: Record<string, Task> = { economy, overhead, rateLimited, memory, signature };
+const longLived: Record<string, Task> = { dataServer };
+
+function report(message: unknown): Promise<void> {
+	return new Promise((resolve) => {
+		if (!process.send) {
+			console.log(JSON.stringify(message));
+			resolve();
+			return;
+		}
+		process.send(message, () => resolve());
+	});
+}
+
+async function main(): Promise<void> {
+	const [name, rawArgs] = process.argv.slice(2);
+	const args = JSON.parse(rawArgs ?? '{}') as never;
+	if (longLived[name]) {
+		const ready = await longLived[name](args);
+		await report({ ok: true, ready });
+		return;
+	}
+	const task = tasks[name];
+	if (!task) throw new Error(`Unknown benchmark task "${name}"`);
+	const result = await task(args);
+	await report({ ok: true, result });
+	process.exit(0);
+}
+
+main().catch(async (error: Error) => {
+	await report({ ok: false, error: error.stack ?? String(error) });
+	process.exit(1);
+});
