@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -41,15 +42,18 @@ export class LeadConversationsApi implements ICredentialType {
 		},
 	];
 
-	// n8n adds the header to every request made through httpRequestWithAuthentication.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-API-Key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	// n8n adds the header to every request made through httpRequestWithAuthentication. A function
+	// rather than a `={{$credentials.apiKey}}` expression: n8n 2.x evaluates such an expression in
+	// its sandboxed expression engine on every request, which measured ~1.6 ms of CPU per page.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, 'X-API-Key': String(credentials.apiKey ?? '') },
+		};
+	}
 
 	// The cheapest read every key may do. The service rejects a bad key with 401 before routing,
 	// so a 404 means the address is wrong, not the key.

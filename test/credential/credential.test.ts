@@ -1,6 +1,8 @@
 import {
 	NodeConnectionTypes,
+	type ICredentialDataDecryptedObject,
 	type IDataObject,
+	type IHttpRequestOptions,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
@@ -93,11 +95,25 @@ describe('Lead Conversations API credential', () => {
 			]);
 		});
 
-		it('declares the header through the generic authenticate definition', () => {
-			expect(new LeadConversationsApi().authenticate).toEqual({
-				type: 'generic',
-				properties: { headers: { 'X-API-Key': '={{$credentials.apiKey}}' } },
+		it('adds exactly the X-API-Key header and keeps the request as it was otherwise', async () => {
+			const authenticate = new LeadConversationsApi().authenticate as (
+				credentials: ICredentialDataDecryptedObject,
+				request: IHttpRequestOptions,
+			) => Promise<IHttpRequestOptions>;
+			const request: IHttpRequestOptions = {
+				url: '/leads',
+				qs: { limit: 1 },
+				headers: { Accept: 'application/json' },
+			};
+
+			const authenticated = await authenticate({ apiKey: 'key-1', baseUrl: 'x' }, request);
+
+			expect(authenticated).toEqual({
+				url: '/leads',
+				qs: { limit: 1 },
+				headers: { Accept: 'application/json', 'X-API-Key': 'key-1' },
 			});
+			expect(request.headers).toEqual({ Accept: 'application/json' });
 		});
 	});
 

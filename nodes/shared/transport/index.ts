@@ -85,7 +85,27 @@ function redactor(apiKey: string): (text: string) => string {
  * state is keyed by a truncated hash, and the key itself reaches the service through the
  * credential's `authenticate`.
  */
-async function connectionOf(this: ApiContext, itemIndex?: number): Promise<Connection> {
+// One credential read per execution context and item: in a running n8n `getCredentials` is a
+// database read plus decryption (~0.45 ms), which a Return All would otherwise pay on every page.
+const connections = new WeakMap<object, Map<number | undefined, Promise<Connection>>>();
+
+function connectionOf(this: ApiContext, itemIndex?: number): Promise<Connection> {
+	let byItem = connections.get(this);
+	if (!byItem) {
+		byItem = new Map();
+		connections.set(this, byItem);
+	}
+	let connection = byItem.get(itemIndex);
+	if (!connection) {
+		connection = readConnection.call(this, itemIndex);
+		// A failed read (say, a Base URL without /v1) is not remembered: the next item reads again.
+		connection.catch(() => byItem.delete(itemIndex));
+		byItem.set(itemIndex, connection);
+	}
+	return connection;
+}
+
+async function readConnection(this: ApiContext, itemIndex?: number): Promise<Connection> {
 	const credentials = await (this as FunctionsBase).getCredentials<IDataObject>(
 		CREDENTIAL_NAME,
 		itemIndex,
