@@ -244,7 +244,10 @@ export class LeadConversationsTrigger implements INodeType {
 			dark: 'file:../../icons/leadConversations.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 changes nothing in the node; n8n evaluates a legacy Webhook-v1 expression on every
+		// delivery to a version-1 trigger, which 1.1 is spared. Workflows saved with 1 keep working.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts the workflow when the lead and conversation service sends an event',
 		defaults: {
