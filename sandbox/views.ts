@@ -29,7 +29,12 @@ export function leadView(lead: LeadRecord) {
 }
 
 /** `data` of lead.qualified (and lead.created): the lead's values at that time. */
-export function leadEventData(lead: LeadRecord) {
+export function leadEventData(
+	lead: Pick<
+		LeadRecord,
+		'id' | 'name' | 'phone' | 'score' | 'intent' | 'vehicle_interest' | 'channel' | 'status'
+	>,
+) {
 	return {
 		id: lead.id,
 		name: lead.name,

@@ -3,6 +3,7 @@
 // sample goes over real HTTPS from the service to the trigger.
 
 import { createHmac, randomBytes } from 'crypto';
+import { leadEventData } from '../../sandbox/views';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -43,16 +44,8 @@ function eventBodies(): Buffer[] {
 		Buffer.from(
 			JSON.stringify({ event, timestamp: at(index), organization_id: 'org_alpha', data }),
 		);
-	const leadData = (lead: (typeof leads)[number]) => ({
-		id: lead.id,
-		name: lead.name,
-		phone: lead.phone,
-		score: lead.score,
-		intent: lead.intent,
-		vehicle_interest: lead.vehicle_interest,
-		channel: lead.channel,
-		status: lead.status,
-	});
+	// The event data the service sends for a lead, as the sandbox builds it.
+	const leadData = leadEventData;
 	return [
 		...leads.map((lead, index) => body('lead.qualified', leadData(lead), index)),
 		...leads.map((lead, index) => body('lead.created', leadData(lead), 20 + index)),
