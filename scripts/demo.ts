@@ -19,8 +19,8 @@ import {
 	type HarnessCredentials,
 	type RunResult,
 	type WorkflowSpec,
-} from '../test/harness';
-import { startHttpsReceiver } from '../test/support/receiver';
+} from '../harness/engine';
+import { startHttpsReceiver } from '../harness/support/receiver';
 
 const repoRoot = resolve(__dirname, '..');
 const examplesDir = join(repoRoot, 'examples');

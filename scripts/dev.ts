@@ -16,11 +16,11 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'fs';
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
-import { buildAndPack, installCommunityPackage } from '../test/e2e/lib/community-package';
-import { E2E_OWNER, N8nSession, startN8n, type N8nServer } from '../test/e2e/lib/n8n-server';
-import { examplesDir, installScript, repoRoot } from '../test/e2e/lib/paths';
-import { importCredential, importWorkflows } from '../test/e2e/lib/setup';
-import { makeSelfSignedCertificate } from '../test/e2e/lib/tls';
+import { buildAndPack, installCommunityPackage } from '../harness/real-n8n/community-package';
+import { E2E_OWNER, N8nSession, startN8n, type N8nServer } from '../harness/real-n8n/n8n-server';
+import { examplesDir, installScript, repoRoot } from '../harness/real-n8n/paths';
+import { importCredential, importWorkflows } from '../harness/real-n8n/setup';
+import { makeSelfSignedCertificate } from '../harness/real-n8n/tls';
 
 const userFolder = join(repoRoot, '.n8n-e2e', 'dev');
 const n8nPort = Number(process.env.N8N_PORT ?? 5678);

@@ -16,7 +16,7 @@ import {
 	runActionNode,
 	runWorkflow,
 	type RunResult,
-} from '../../test/harness';
+} from '../../harness/engine';
 
 export interface Target {
 	/** e.g. http://127.0.0.1:PORT/v1 */

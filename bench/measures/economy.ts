@@ -2,7 +2,7 @@
 // and ÷ ⌈L/100⌉ for a Limit. The HTTP Request node's count for Return All is taken beside ours.
 
 import type { RequestLogEntry } from '../../sandbox';
-import { startTestSandbox } from '../../test/harness';
+import { startTestSandbox } from '../../harness/engine';
 import {
 	countLeads,
 	PAGE_SIZE,

@@ -3,7 +3,7 @@
 // heap retained with the output still held (as n8n holds a node's output), against the size of
 // the output as JSON and against a bare loop that holds nothing but the parsed leads.
 
-import { startTestSandbox } from '../../test/harness';
+import { startTestSandbox } from '../../harness/engine';
 import { countLeads, runClient, warmUp, type ClientName, type Target } from '../lib/clients';
 import { collectGarbage } from '../lib/gc';
 

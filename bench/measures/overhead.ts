@@ -2,7 +2,7 @@
 // answered from memory by the replay server, by each client in turn, in the same process.
 // Repetitions rotate the order of the clients so that drift of a shared machine spreads evenly.
 
-import { startTestSandbox } from '../../test/harness';
+import { startTestSandbox } from '../../harness/engine';
 import { collectGarbage } from '../lib/gc';
 import { countLeads, runClient, warmUp, type ClientName, type Target } from '../lib/clients';
 import { recordPages, startReplayServer } from '../lib/replayServer';

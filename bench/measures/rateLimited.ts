@@ -7,7 +7,7 @@
 // limit allows, at the unthrottled speed of a bare fetch loop measured in the same process.
 
 import type { RequestLogEntry, RunningSandbox } from '../../sandbox';
-import { startTestSandbox } from '../../test/harness';
+import { startTestSandbox } from '../../harness/engine';
 import {
 	bareFetchLoop,
 	countLeads,

@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { waitForTriggerStatus } from '../../test/e2e/lib/executions';
-import { N8nPublicApi, N8nSession, startN8n } from '../../test/e2e/lib/n8n-server';
-import { importWorkflows, writeWorkflowFiles } from '../../test/e2e/lib/setup';
-import { startTestSandbox } from '../../test/harness';
+import { waitForTriggerStatus } from '../../harness/real-n8n/executions';
+import { N8nPublicApi, N8nSession, startN8n } from '../../harness/real-n8n/n8n-server';
+import { importWorkflows, writeWorkflowFiles } from '../../harness/real-n8n/setup';
+import { startTestSandbox } from '../../harness/engine';
 import { recordPages, startReplayServer } from '../lib/replayServer';
 import {
 	n8nVersions,

@@ -5,7 +5,7 @@
 import { createHmac, randomBytes } from 'crypto';
 
 import { isValidSignature } from '../../nodes/LeadConversationsTrigger/signature';
-import { createTriggerHarness } from '../../test/harness';
+import { createTriggerHarness } from '../../harness/engine';
 import { median } from '../lib/stats';
 
 export interface SignatureArgs {

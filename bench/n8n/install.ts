@@ -1,21 +1,21 @@
-// The real n8n of the end-to-end suite (test/e2e/n8n-install: Node 24 + n8n) with this package
+// The real n8n of the end-to-end suite (harness/real-n8n/install: Node 24 + n8n) with this package
 // installed as a community package, for the measures that must run in the product itself.
 
 import { execFileSync } from 'child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { installCommunityPackage } from '../../test/e2e/lib/community-package';
-import { n8nCli } from '../../test/e2e/lib/n8n-cli';
-import { installDir, n8nBin, node24Bin, packageName, repoRoot } from '../../test/e2e/lib/paths';
-import { runCommand } from '../../test/e2e/lib/processes';
+import { installCommunityPackage } from '../../harness/real-n8n/community-package';
+import { n8nCli } from '../../harness/real-n8n/n8n-cli';
+import { installDir, n8nBin, node24Bin, packageName, repoRoot } from '../../harness/real-n8n/paths';
+import { runCommand } from '../../harness/real-n8n/processes';
 
 /** Why the real n8n cannot be used here, or undefined when it can. */
 export function realN8nUnavailable(): string | undefined {
 	if (!existsSync(n8nBin) || !existsSync(node24Bin)) {
 		return (
-			'the real n8n of the end-to-end suite is not installed (test/e2e/n8n-install). ' +
-			'Run `node scripts/e2e/install-n8n.mjs` once, then `BENCH_ONLY=realN8n npm run bench`.'
+			'the real n8n of the end-to-end suite is not installed (harness/real-n8n/install). ' +
+			'Run `node harness/real-n8n/install-n8n.mjs` once, then `BENCH_ONLY=realN8n npm run bench`.'
 		);
 	}
 	return undefined;

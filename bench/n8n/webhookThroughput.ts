@@ -6,7 +6,7 @@
 import { createHmac } from 'crypto';
 import { Agent, request } from 'http';
 
-import { queryN8nDatabase } from '../../test/e2e/lib/sqlite';
+import { queryN8nDatabase } from '../../harness/real-n8n/sqlite';
 import { eventOfSize } from '../measures/signature';
 import { waitUntilIdle } from './install';
 import { WORKFLOW_IDS } from './workflows';

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'crypto';
 
-import { actionNodeType, triggerNodeType } from '../../test/e2e/lib/paths';
+import { actionNodeType, triggerNodeType } from '../../harness/real-n8n/paths';
 import { httpRequestParameters, type Target } from '../lib/clients';
 
 export const CREDENTIALS = {

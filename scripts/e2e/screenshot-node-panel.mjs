@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const require = createRequire(join(repoRoot, 'test', 'e2e', 'n8n-install', 'package.json'));
+const require = createRequire(join(repoRoot, 'harness', 'real-n8n', 'install', 'package.json'));
 const { chromium } = require('playwright-core');
 
 function option(name, fallback) {

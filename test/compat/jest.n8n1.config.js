@@ -35,7 +35,7 @@ module.exports = {
 		// The real-n8n suite has a config and an install of its own.
 		'<rootDir>/test/e2e/',
 	],
-	modulePathIgnorePatterns: ['<rootDir>/test/e2e/n8n-install/'],
+	modulePathIgnorePatterns: ['<rootDir>/harness/real-n8n/install/'],
 	resolver: '<rootDir>/test/compat/resolver.js',
 	setupFiles: [...base.setupFiles, '<rootDir>/test/compat/setup-n8n1.ts'],
 };

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import { createTriggerHarness } from '../harness';
+import { createTriggerHarness } from '../../harness/engine';
 import { triggerParameters } from '../nodes/trigger/fixtures';
 import { n8nEngine } from './engine';
 

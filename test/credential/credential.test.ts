@@ -17,8 +17,8 @@ import {
 	startTestSandbox,
 	type HarnessCredentials,
 	type RunningSandbox,
-} from '../harness';
-import { freePort } from '../support/ports';
+} from '../../harness/engine';
+import { freePort } from '../../harness/support/ports';
 
 // n8n 1.x loses the HTTP error behind a failed test request (n8n-workflow 1.x resets a
 // NodeApiError's `cause`), so its Test button skips the credential's rules and shows n8n's own

@@ -11,12 +11,12 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e/specs'],
 	testMatch: ['**/*.e2e.ts'],
 	// The n8n install is 2 GiB of node_modules: never crawl it.
-	modulePathIgnorePatterns: ['<rootDir>/test/e2e/n8n-install/'],
+	modulePathIgnorePatterns: ['<rootDir>/harness/real-n8n/install/'],
 	// The specs also run workflows in-process (to compare with real n8n): keep n8n-core's
 	// instance config out of $HOME.
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
-	globalSetup: '<rootDir>/test/e2e/lib/global-setup.ts',
-	globalTeardown: '<rootDir>/test/e2e/lib/global-teardown.ts',
+	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	globalTeardown: '<rootDir>/test/e2e/global-teardown.ts',
 	// Each spec boots n8n processes of its own; one at a time keeps two cores usable.
 	maxWorkers: 1,
 	testTimeout: 180_000,

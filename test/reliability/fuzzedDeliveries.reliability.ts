@@ -12,8 +12,8 @@ import {
 	type DeliveryResult,
 	type RunningSandbox,
 	type TriggerHarness,
-} from '../harness';
-import { seededRandom } from '../support/random';
+} from '../../harness/engine';
+import { seededRandom } from '../../harness/support/random';
 import { credentialsOf, scaled, seconds } from './support/common';
 import { count, recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';

@@ -5,7 +5,7 @@
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runActionNode, startTestSandbox, type RunningSandbox } from '../harness';
+import { runActionNode, startTestSandbox, type RunningSandbox } from '../../harness/engine';
 import { NODE, byId, credentialsOf } from './support/common';
 import { count, recordFigure } from './support/figures';
 import { SecretTrace } from './support/trace';

@@ -4,7 +4,7 @@
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runActionNode, startTestSandbox, type RunningSandbox } from '../harness';
+import { runActionNode, startTestSandbox, type RunningSandbox } from '../../harness/engine';
 import { NODE, byId, credentialsOf, seconds } from './support/common';
 import { recordFigure } from './support/figures';
 import { SecretTrace } from './support/trace';

@@ -10,7 +10,7 @@ import {
 	startTestSandbox,
 	type RunActionNodeOptions,
 	type RunningSandbox,
-} from '../harness';
+} from '../../harness/engine';
 import { NODE, byId, credentialsOf } from './support/common';
 import { count, recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';

@@ -11,7 +11,7 @@ import {
 	runCredentialTest,
 	startTestSandbox,
 	type RunningSandbox,
-} from '../harness';
+} from '../../harness/engine';
 import { byId, credentialsOf } from './support/common';
 import { SecretTrace } from './support/trace';
 

@@ -9,8 +9,8 @@ import {
 	startTestSandbox,
 	type RunningSandbox,
 	type TriggerHarness,
-} from '../harness';
-import { seededRandom } from '../support/random';
+} from '../../harness/engine';
+import { seededRandom } from '../../harness/support/random';
 import { credentialsOf, scaled } from './support/common';
 import { recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';

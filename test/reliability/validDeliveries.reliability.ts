@@ -6,8 +6,8 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startTestSandbox, type RunningSandbox, type TriggerHarness } from '../harness';
-import { seededRandom } from '../support/random';
+import { startTestSandbox, type RunningSandbox, type TriggerHarness } from '../../harness/engine';
+import { seededRandom } from '../../harness/support/random';
 import { credentialsOf, scaled, seconds } from './support/common';
 import { count, recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';

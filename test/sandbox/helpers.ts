@@ -1,6 +1,6 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
-import { startHttpReceiver, startHttpsReceiver, type AnswerRequest } from '../support/receiver';
-import type { Certificate } from '../support/tls';
+import { startHttpReceiver, startHttpsReceiver, type AnswerRequest } from '../../harness/support/receiver';
+import type { Certificate } from '../../harness/support/tls';
 
 export const LEAD_FIELDS = [
 	'assigned_to',

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 import type { RunningSandbox } from '../../sandbox';
-import { selfSignedCertificate } from '../support/tls';
+import { selfSignedCertificate } from '../../harness/support/tls';
 import { call, ISO_Z, keysOf, type Receiver, start, startReceiver } from './helpers';
 
 const LEAD_EVENT_FIELDS = [

@@ -1,9 +1,9 @@
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { n8nCli, parseRawOutput } from '../lib/n8n-cli';
-import { e2eWorkflowsDir } from '../lib/paths';
-import { importWorkflows, prepareUserFolder } from '../lib/setup';
+import { n8nCli, parseRawOutput } from '../../../harness/real-n8n/n8n-cli';
+import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
+import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
 
 // The action node inside a real n8n, run headless with `n8n execute` as a scheduled or CLI run
 // would be: the package installed the way n8n installs community packages, the credential

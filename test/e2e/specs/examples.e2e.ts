@@ -2,14 +2,14 @@ import { readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { runWorkflow, type WorkflowSpec } from '../../harness';
-import { nodeOutput, waitForExecutions, waitForTriggerStatus } from '../lib/executions';
-import { n8nCli, parseRawOutput } from '../lib/n8n-cli';
-import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../lib/n8n-server';
-import { examplesDir, repoRoot } from '../lib/paths';
-import { runCommand, waitFor } from '../lib/processes';
-import { importWorkflows, prepareUserFolder } from '../lib/setup';
-import { makeSelfSignedCertificate } from '../lib/tls';
+import { runWorkflow, type WorkflowSpec } from '../../../harness/engine';
+import { nodeOutput, waitForExecutions, waitForTriggerStatus } from '../../../harness/real-n8n/executions';
+import { n8nCli, parseRawOutput } from '../../../harness/real-n8n/n8n-cli';
+import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../../../harness/real-n8n/n8n-server';
+import { examplesDir, repoRoot } from '../../../harness/real-n8n/paths';
+import { runCommand, waitFor } from '../../../harness/real-n8n/processes';
+import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
+import { makeSelfSignedCertificate } from '../../../harness/real-n8n/tls';
 
 // The example workflows of examples/ inside real n8n: the scheduled ones run with `n8n execute`
 // (through their "Run now" trigger), the round robin one activated in n8n serving HTTPS.

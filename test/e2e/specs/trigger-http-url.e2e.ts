@@ -1,10 +1,10 @@
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { waitForTriggerStatus } from '../lib/executions';
-import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../lib/n8n-server';
-import { e2eWorkflowsDir } from '../lib/paths';
-import { importWorkflows, prepareUserFolder } from '../lib/setup';
+import { waitForTriggerStatus } from '../../../harness/real-n8n/executions';
+import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../../../harness/real-n8n/n8n-server';
+import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
+import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
 
 // n8n on plain HTTP hands the trigger an http:// webhook URL, which the service refuses to
 // deliver to. Activation must fail with the node's own explanation, where n8n shows it.

@@ -6,12 +6,12 @@ import {
 	nodeOutput,
 	waitForExecutions,
 	waitForTriggerStatus,
-} from '../lib/executions';
-import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../lib/n8n-server';
-import { e2eWorkflowsDir } from '../lib/paths';
-import { waitFor } from '../lib/processes';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, importWorkflows, prepareUserFolder } from '../lib/setup';
-import { makeSelfSignedCertificate, type Certificate } from '../lib/tls';
+} from '../../../harness/real-n8n/executions';
+import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../../../harness/real-n8n/n8n-server';
+import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
+import { waitFor } from '../../../harness/real-n8n/processes';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
+import { makeSelfSignedCertificate, type Certificate } from '../../../harness/real-n8n/tls';
 
 // The trigger inside a real n8n serving HTTPS, as a user runs it behind a TLS address: n8n hands
 // the node an https:// production URL, the sandbox delivers signed events to it.

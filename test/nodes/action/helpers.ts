@@ -1,7 +1,7 @@
 import { LoadOptionsContext } from 'n8n-core';
 import { Workflow, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 
-import { createAdditionalData } from '../../harness/additionalData';
+import { createAdditionalData } from '../../../harness/engine/additionalData';
 import {
 	ACTION_NODE_TYPE,
 	CREDENTIAL_REFERENCE,
@@ -14,7 +14,7 @@ import {
 	type RunResult,
 	type RunningSandbox,
 	type SandboxOptions,
-} from '../../harness';
+} from '../../../harness/engine';
 import type { RequestLogEntry, StoredLead } from '../../../sandbox';
 
 export const NODE = 'Lead Conversations';

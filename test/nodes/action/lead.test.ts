@@ -1,7 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { n8nEngine } from '../../compat/engine';
-import { ACTION_NODE_TYPE, MANUAL_TRIGGER_NODE_TYPE, runWorkflow } from '../../harness';
+import { ACTION_NODE_TYPE, MANUAL_TRIGGER_NODE_TYPE, runWorkflow } from '../../../harness/engine';
 import {
 	NODE,
 	alphaLeads,

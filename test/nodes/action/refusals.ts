@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { RunningSandbox } from '../../harness';
+import type { RunningSandbox } from '../../../harness/engine';
 import { apiRequests, run } from './helpers';
 
 /** One invalid value of one field, as data from an earlier node fills it through an expression. */

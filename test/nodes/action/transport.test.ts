@@ -1,7 +1,7 @@
 import { MAX_TRANSIENT_RETRIES } from '../../../nodes/shared/transport/retryPolicy';
-import { runActionNode, startTestSandbox } from '../../harness';
+import { runActionNode, startTestSandbox } from '../../../harness/engine';
 import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox, visibleTrace } from './helpers';
-import { freePort } from '../../support/ports';
+import { freePort } from '../../../harness/support/ports';
 import { startScriptedService } from './servers';
 
 const ctx = useSandbox({ leads: 250 });

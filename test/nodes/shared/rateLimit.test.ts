@@ -10,7 +10,7 @@ import {
 	waitAfterRateLimit,
 	type PacingState,
 } from '../../../nodes/shared/transport/rateLimit';
-import { seededRandom } from '../../support/random';
+import { seededRandom } from '../../../harness/support/random';
 
 const NOW = Date.UTC(2025, 4, 1, 12, 0, 0);
 const inSeconds = (seconds: number) => String(Math.floor(NOW / 1000) + seconds);

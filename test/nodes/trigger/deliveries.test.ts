@@ -7,7 +7,7 @@ import {
 	startTestSandbox,
 	type RunningSandbox,
 	type TriggerHarness,
-} from '../../harness';
+} from '../../../harness/engine';
 import {
 	Receiver,
 	SIGNATURE,
@@ -17,7 +17,7 @@ import {
 	storedSecret,
 	triggerParameters,
 } from './fixtures';
-import { seededRandom } from '../../support/random';
+import { seededRandom } from '../../../harness/support/random';
 import { mutateSignedDelivery } from './mutations';
 
 let sandbox: RunningSandbox;

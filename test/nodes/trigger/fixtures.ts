@@ -2,13 +2,13 @@ import { createHmac } from 'crypto';
 
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { n8nAnswer, type TriggerHarness } from '../../harness';
+import { n8nAnswer, type TriggerHarness } from '../../../harness/engine';
 import {
 	startHttpsReceiver,
 	type Answer,
 	type LoopbackReceiver,
 	type ReceivedRequest,
-} from '../../support/receiver';
+} from '../../../harness/support/receiver';
 
 export const SIGNATURE = 'X-Service-Signature';
 

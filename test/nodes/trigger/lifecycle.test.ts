@@ -6,8 +6,8 @@ import {
 	startTestSandbox,
 	type RunningSandbox,
 	type TriggerHarness,
-} from '../../harness';
-import { startHttpReceiver, type LoopbackReceiver } from '../../support/receiver';
+} from '../../../harness/engine';
+import { startHttpReceiver, type LoopbackReceiver } from '../../../harness/support/receiver';
 import { eventBody, signedHeaders, storedSecret, triggerParameters } from './fixtures';
 
 const INSTANCE = 'https://n8n.dealer-group.example/';

@@ -1,7 +1,7 @@
 import { createHmac } from 'crypto';
 
 import { isValidSignature } from '../../../nodes/LeadConversationsTrigger/signature';
-import { seededRandom } from '../../support/random';
+import { seededRandom } from '../../../harness/support/random';
 import { mutateSignedDelivery } from './mutations';
 
 const SECRET = 'a3f1c0de5ecre7';

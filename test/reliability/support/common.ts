@@ -1,4 +1,4 @@
-import type { RunningSandbox } from '../../harness';
+import type { RunningSandbox } from '../../../harness/engine';
 
 /**
  * RELIABILITY_SCALE (0 < scale ≤ 1, default 1) shrinks the repeated scenarios for a quick look;

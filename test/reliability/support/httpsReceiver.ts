@@ -10,13 +10,13 @@ import {
 	type DeliveryResult,
 	type HarnessCredentials,
 	type TriggerHarness,
-} from '../../harness';
+} from '../../../harness/engine';
 import {
 	startHttpsReceiver,
 	type Answer,
 	type LoopbackReceiver,
 	type ReceivedRequest as Request,
-} from '../../support/receiver';
+} from '../../../harness/support/receiver';
 
 export interface ReceivedRequest {
 	body: Buffer;

@@ -2,8 +2,8 @@
 // descriptions (with their serialized form and stack), log lines, webhook answers. Each scenario
 // file captures all of it and searches it for the API keys and signing secrets in play.
 
-import type { DeliveryResult, RunningSandbox, RunResult } from '../../harness';
-import { allLogs } from '../../harness';
+import type { DeliveryResult, RunningSandbox, RunResult } from '../../../harness/engine';
+import { allLogs } from '../../../harness/engine';
 import { recordFigure } from './figures';
 
 interface Hit {

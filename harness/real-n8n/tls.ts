@@ -3,4 +3,4 @@
 export {
 	writeSelfSignedCertificate as makeSelfSignedCertificate,
 	type CertificateFiles as Certificate,
-} from '../../support/tls';
+} from '../support/tls';

@@ -1,6 +1,6 @@
 import { join } from 'path';
 
-import { freePort } from '../../support/ports';
+import { freePort } from '../support/ports';
 import { n8nBin, node24Bin, node24Dir } from './paths';
 import { runCommand, tail, type CommandResult } from './processes';
 

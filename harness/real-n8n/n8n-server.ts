@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import { createWriteStream, readFileSync } from 'fs';
 import { join } from 'path';
 
-import { freePort } from '../../support/ports';
+import { freePort } from '../support/ports';
 import { httpCall, type HttpResponse } from './http';
 import { n8nEnv } from './n8n-cli';
 import { n8nBin, node24Bin } from './paths';

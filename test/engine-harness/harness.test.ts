@@ -26,9 +26,9 @@ import {
 	startTestSandbox,
 	startWebhookReceiver,
 	type RunningSandbox,
-} from '.';
+} from '../../harness/engine';
 import { n8nEngine } from '../compat/engine';
-import { ManualTrigger } from './nodeTypes';
+import { ManualTrigger } from '../../harness/engine/nodeTypes';
 
 /** Test-only action node: one authenticated GET per item, nothing else. */
 class AgentsProbe implements INodeType {

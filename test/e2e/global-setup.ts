@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { buildAndPack } from './community-package';
-import { n8nBin, node24Bin } from './paths';
+import { buildAndPack } from '../../harness/real-n8n/community-package';
+import { n8nBin, node24Bin } from '../../harness/real-n8n/paths';
 
 /**
  * Once per run: checks that the n8n install exists, then builds and packs the package exactly as
@@ -12,7 +12,7 @@ import { n8nBin, node24Bin } from './paths';
 export default async function globalSetup(): Promise<void> {
 	if (!existsSync(n8nBin) || !existsSync(node24Bin)) {
 		throw new Error(
-			'n8n is not installed for the end-to-end suite: run `node scripts/e2e/install-n8n.mjs` ' +
+			'n8n is not installed for the end-to-end suite: run `node harness/real-n8n/install-n8n.mjs` ' +
 				'(or `npm run test:e2e`, which does it first).',
 		);
 	}
