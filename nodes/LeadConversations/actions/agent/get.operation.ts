@@ -18,6 +18,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	throwIfInvalid.call(this, itemIndex, checkPlainId('Agent', agentId));
 
 	const path = `/agents/${encodeURIComponent(agentId)}`;
-	const { body: agent } = await apiRequest.call(this, 'GET', path, { itemIndex });
+	const { body: agent } = await apiRequest.call(this, 'GET', path, {
+		itemIndex,
+		about: `Agent ${agentId}`,
+	});
 	return [record(agent)];
 }

@@ -149,6 +149,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	throwIfInvalid.call(this, itemIndex, firstProblem(checkPlainId('Agent', agentId), problem));
 
 	const path = `/agents/${encodeURIComponent(agentId)}`;
-	const { body: agent } = await apiRequest.call(this, 'PATCH', path, { body, itemIndex });
+	const { body: agent } = await apiRequest.call(this, 'PATCH', path, {
+		body,
+		itemIndex,
+		about: `Agent ${agentId}`,
+	});
 	return [record(agent)];
 }

@@ -51,7 +51,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		'GET',
 		`/conversations/${encodeURIComponent(conversationId)}`,
-		{ itemIndex },
+		{ itemIndex, about: `Conversation ${conversationId}` },
 	);
 	return options.splitMessages === true
 		? conversationToMessageItems(record(conversation))

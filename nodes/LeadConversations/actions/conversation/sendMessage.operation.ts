@@ -81,8 +81,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		),
 	);
 
-	// Posted once: a 409 (conversation not open) becomes a clear refusal in the transport, and
-	// a connection lost after sending is never resent, so no message is ever duplicated.
+	// Posted once: a 409 (conversation not open) is a refusal worded here, and a connection lost
+	// after sending is never resent, so no message is ever duplicated.
 	const { body: message } = await apiRequest.call(
 		this,
 		'POST',
@@ -94,6 +94,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				pause_ai: pauseAi,
 			},
 			itemIndex,
+			about: `Conversation ${conversationId}`,
+			whenStatus: {
+				409: {
+					summary: `Conversation ${conversationId} is not open, so the message was not sent`,
+					hint: 'Only open conversations accept messages. Check the conversation status with Conversation → Get.',
+				},
+			},
 		},
 	);
 	return [record(message)];

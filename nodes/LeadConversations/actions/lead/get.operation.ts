@@ -19,6 +19,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	throwIfInvalid.call(this, itemIndex, checkIdPrefix('Lead', leadId, LEAD_ID_PREFIX));
 
 	const path = `/leads/${encodeURIComponent(leadId)}`;
-	const { body: lead } = await apiRequest.call(this, 'GET', path, { itemIndex });
+	const { body: lead } = await apiRequest.call(this, 'GET', path, {
+		itemIndex,
+		about: `Lead ${leadId}`,
+	});
 	return [record(lead)];
 }

@@ -149,6 +149,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 
 	const path = `/leads/${encodeURIComponent(leadId)}`;
-	const { body: lead } = await apiRequest.call(this, 'PATCH', path, { body, itemIndex });
+	const { body: lead } = await apiRequest.call(this, 'PATCH', path, {
+		body,
+		itemIndex,
+		about: `Lead ${leadId}`,
+	});
 	return [record(lead)];
 }
