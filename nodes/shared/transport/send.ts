@@ -1,7 +1,12 @@
 // One attempt over HTTP through n8n's authenticated request helper. HTTP statuses come back as
 // answers; only network failures are caught, to be judged by the retry policy.
 
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../constants';

@@ -393,7 +393,7 @@ describe('workers that share nothing but the service spend one key together', ()
 		expect(state.remaining).toBe(6);
 		expect(state.reserve).toBe(3);
 		// It stops when only the reserve is left, instead of racing the others for it.
-		for (let i = 0; i < 3; i++) expect(pacingWaitMs(state, NOW)).toBe(0), takeSlot(state, NOW);
+		for (let i = 0; i < 3; i++) (expect(pacingWaitMs(state, NOW)).toBe(0), takeSlot(state, NOW));
 		expect(state.remaining).toBe(3);
 		expect(pacingWaitMs(state, NOW)).toBe(1050);
 	});

@@ -82,9 +82,7 @@ describe('hints by status', () => {
 		expect(explainServiceError(409, {}, {}).summary).toMatch(/refused the request as conflicting/);
 	});
 	test('429 names the rate limit', () => {
-		expect(explainServiceError(429, { error: 'rate_limited' }, {}).summary).toMatch(
-			/rate limit/,
-		);
+		expect(explainServiceError(429, { error: 'rate_limited' }, {}).summary).toMatch(/rate limit/);
 	});
 	test('5xx and unknown statuses still read well', () => {
 		expect(explainServiceError(503, 'Service Unavailable', {}).summary).toBe(

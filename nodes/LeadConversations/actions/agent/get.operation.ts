@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest } from '../../../shared/transport';
 import { checkPlainId } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
-import { locatorValue, record, throwIfInvalid } from '../input';
+import { locatorValue, bodyAsItem, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [agentLocator];
 
@@ -22,5 +22,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		about: `Agent ${agentId}`,
 	});
-	return [record(agent)];
+	return [bodyAsItem(agent)];
 }

@@ -17,7 +17,7 @@ import {
 	isGiven,
 } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
-import { collection, locatorValue, record, throwIfInvalid } from '../input';
+import { collectionParameter, locatorValue, bodyAsItem, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
 
 const properties: INodeProperties[] = [
@@ -145,7 +145,9 @@ export function agentUpdateBody(fields: IDataObject): { body: IDataObject; probl
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const agentId = locatorValue.call(this, 'agent', itemIndex);
-	const { body, problem } = agentUpdateBody(collection.call(this, 'updateFields', itemIndex));
+	const { body, problem } = agentUpdateBody(
+		collectionParameter.call(this, 'updateFields', itemIndex),
+	);
 	throwIfInvalid.call(this, itemIndex, firstProblem(checkPlainId('Agent', agentId), problem));
 
 	const path = `/agents/${encodeURIComponent(agentId)}`;
@@ -154,5 +156,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		about: `Agent ${agentId}`,
 	});
-	return [record(agent)];
+	return [bodyAsItem(agent)];
 }

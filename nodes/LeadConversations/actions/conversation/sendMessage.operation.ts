@@ -16,7 +16,7 @@ import {
 	firstProblem,
 } from '../../../shared/validation';
 import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
-import { locatorValue, parameter, record, throwIfInvalid } from '../input';
+import { locatorValue, optionalParameter, bodyAsItem, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [
 	conversationLeadLocator,
@@ -63,10 +63,10 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const conversationId = locatorValue.call(this, 'conversation', itemIndex);
-	const type = parameter.call(this, 'type', itemIndex, 'text') as string;
-	const givenContent = parameter.call(this, 'content', itemIndex, '');
+	const type = optionalParameter.call(this, 'type', itemIndex, 'text') as string;
+	const givenContent = optionalParameter.call(this, 'content', itemIndex, '');
 	const content = String(givenContent);
-	const pauseAi = parameter.call(this, 'pauseAi', itemIndex, false) as boolean;
+	const pauseAi = optionalParameter.call(this, 'pauseAi', itemIndex, false) as boolean;
 
 	throwIfInvalid.call(
 		this,
@@ -103,5 +103,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			},
 		},
 	);
-	return [record(message)];
+	return [bodyAsItem(message)];
 }

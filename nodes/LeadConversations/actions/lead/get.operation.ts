@@ -5,7 +5,7 @@ import { LEAD_ID_PREFIX } from '../../../shared/constants';
 import { apiRequest } from '../../../shared/transport';
 import { checkIdPrefix } from '../../../shared/validation';
 import { leadLocator } from '../common.descriptions';
-import { locatorValue, record, throwIfInvalid } from '../input';
+import { locatorValue, bodyAsItem, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [leadLocator];
 
@@ -23,5 +23,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		about: `Lead ${leadId}`,
 	});
-	return [record(lead)];
+	return [bodyAsItem(lead)];
 }
