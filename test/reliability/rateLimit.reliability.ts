@@ -131,6 +131,93 @@ it(`finishes every execution with at most one 429 per ${WINDOW_MS} ms window and
 	expect(elapsed).toBeGreaterThanOrEqual(2 * WINDOW_MS);
 });
 
+/**
+ * Two workers of n8n's queue mode on one key: each loads the package on its own (a module
+ * registry of its own, as a process of its own would), so they share no pacing state, only what
+ * the service answers. Each runs two Return All executions of every lead at once.
+ */
+describe('two workers on one key', () => {
+	const WORKERS = 2;
+	const RUNS_PER_WORKER = 2;
+	const LEADS = 1_000;
+	const SHARED_LIMIT = 20;
+	const SHARED_WINDOW_MS = 2_000;
+
+	type Engine = typeof import('../../harness/engine');
+	const loadWorker = (): Engine => {
+		let engine: Engine | undefined;
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			engine = require('../../harness/engine') as Engine;
+		});
+		return engine!;
+	};
+
+	it(`reads every lead once per run, with at most one 429 per window for all workers together`, async () => {
+		const workers = Array.from({ length: WORKERS }, loadWorker);
+		sandbox.control.reset({ leads: LEADS });
+		const expected = sandbox.control
+			.state()
+			.leads.filter((lead) => lead.organization_id === 'org_alpha')
+			.map((lead) => lead.id)
+			.sort();
+		sandbox.control.setRateLimit(SHARED_LIMIT, SHARED_WINDOW_MS);
+		// Start on a fresh window: the first window is as full as the others, the hardest case for
+		// the time bound.
+		await new Promise((resolve) =>
+			setTimeout(resolve, SHARED_WINDOW_MS - (Date.now() % SHARED_WINDOW_MS) + 5),
+		);
+		const startedAt = Date.now();
+		const runs = await Promise.all(
+			workers.flatMap((engine, worker) =>
+				Array.from({ length: RUNS_PER_WORKER }, async (_, run) => {
+					const result = await engine.runActionNode(
+						{ resource: 'lead', operation: 'getAll', returnAll: true },
+						credentialsOf(sandbox, 'full'),
+					);
+					trace.addRun(`worker ${worker + 1} run ${run + 1}`, result);
+					return result;
+				}),
+			),
+		);
+		const elapsed = Date.now() - startedAt;
+
+		const complete = runs.filter((result) => {
+			if (result.status !== 'success') return false;
+			const ids = result.output(NODE).map((item) => String(item.json.id));
+			return ids.length === expected.length && [...ids].sort().join() === expected.join();
+		});
+		const requests = sandbox.control.requests().filter((request) => request.path === '/v1/leads');
+		const perWindow = new Map<number, number>();
+		for (const request of requests.filter((r) => r.status === 429)) {
+			const window = Math.floor(request.at / SHARED_WINDOW_MS);
+			perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+		}
+		const total429 = [...perWindow.values()].reduce((sum, n) => sum + n, 0);
+		const worst = Math.max(0, ...perWindow.values());
+		const windows = new Set(requests.map((r) => Math.floor(r.at / SHARED_WINDOW_MS))).size;
+		const pages = WORKERS * RUNS_PER_WORKER * Math.ceil(LEADS / 100);
+		const bound = 1.25 * (pages / SHARED_LIMIT) * SHARED_WINDOW_MS;
+		const measured =
+			`${complete.length}/${runs.length} runs returned all ${LEADS} leads, each once ` +
+			`(${WORKERS} workers × ${RUNS_PER_WORKER} runs, ${pages} pages, ${SHARED_LIMIT} per ${SHARED_WINDOW_MS} ms); ` +
+			`${total429} × 429 over ${windows} windows, at most ${worst} in one window; ` +
+			`${requests.length} requests in ${seconds(elapsed)} (bound ${seconds(bound)})`;
+		// eslint-disable-next-line no-console
+		console.log(`Two workers on one key: ${measured}`);
+		recordFigure({
+			id: 'rateLimitAcrossWorkers',
+			pass: complete.length === runs.length && worst <= 1 && elapsed <= bound,
+			measured,
+		});
+
+		expect(complete.length).toBe(runs.length);
+		expect(worst).toBeLessThanOrEqual(1);
+		expect(requests.length).toBe(pages + total429);
+		expect(elapsed).toBeLessThanOrEqual(bound);
+	});
+});
+
 it('shows the API keys in no output item, error or log line of this file', () => {
 	expect(trace.scan()).toEqual([]);
 });
