@@ -7,8 +7,8 @@
 // they share with this state is what the service answers. A report lower than this process's own
 // requests explain, or a 429 where the window was known to have room, shows that others spend the
 // key: the state then leaves them a reserve of each window, as large as what they were seen to
-// spend between two answers, and gives it back halfway with every window in which they spend
-// nothing.
+// spend between two answers (at most half a window), and halves it with every window that starts
+// after one in which they were not seen.
 
 import { RATE_LIMIT_REMAINING_HEADER, RATE_LIMIT_RESET_HEADER } from '../constants';
 import type { Headers } from './rateLimit';
@@ -42,8 +42,7 @@ export interface PacingState {
 	windowFrom: number;
 	/** Requests of each window left to other clients of the key: 0 while none were seen. */
 	reserve?: number;
-	/** Answers read about the known window, and whether they showed others spending it. */
-	windowReports?: number;
+	/** Whether others were seen spending the known window. */
 	othersInWindow?: boolean;
 	/** The most requests one window was seen to allow: bounds the reserve. */
 	capacity?: number;
@@ -110,13 +109,9 @@ function noticeOthers(state: PacingState, spent: number): void {
 	state.reserve = Math.max(state.reserve ?? 0, Math.min(most, spent));
 }
 
-/** A new window becomes known; the reserve halves when the last one showed nobody else. */
-function startWindow(state: PacingState): void {
-	if ((state.windowReports ?? 0) >= 2 && !state.othersInWindow && state.reserve) {
-		state.reserve = Math.floor(state.reserve / 2);
-	}
-	state.windowReports = 0;
-	state.othersInWindow = false;
+/** Others were not seen since the last answer: what they were seen to spend counts for less. */
+function forgetOthersByHalf(state: PacingState): void {
+	if (state.reserve) state.reserve = Math.floor(state.reserve / 2);
 }
 
 /**
@@ -145,7 +140,6 @@ export function settleSlot(
 	if (knowsCurrentWindow(state, nowMs)) {
 		const knownResetAtMs = state.resetAtMs!;
 		if (Math.abs(resetAtMs - knownResetAtMs) < SAME_WINDOW_MS) {
-			state.windowReports = (state.windowReports ?? 0) + 1;
 			// This process counted all of its own requests: fewer left means others spent them.
 			if (reported < state.remaining!) noticeOthers(state, state.remaining! - reported);
 			state.remaining = Math.max(0, Math.min(state.remaining!, reported));
@@ -153,8 +147,9 @@ export function settleSlot(
 		}
 		if (resetAtMs < knownResetAtMs && slot.request < state.windowFrom) return;
 	}
-	startWindow(state);
-	state.windowReports = 1;
+	// A new window: the reserve halves unless others were seen in the last one.
+	if (!state.othersInWindow) forgetOthersByHalf(state);
+	state.othersInWindow = false;
 	state.remaining = Math.max(0, reported - state.inFlight);
 	state.resetAtMs = resetAtMs;
 	state.windowFrom = slot.request;
