@@ -2,6 +2,8 @@
 // on two API keys. The node must finish every execution, and it should spend at most one 429 per
 // window and key: the service reports what is left of the window on every answer.
 
+import { createHash } from 'crypto';
+
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runActionNode, startTestSandbox, type RunningSandbox } from '../../harness/engine';
@@ -129,6 +131,131 @@ it(`finishes every execution with at most one 429 per ${WINDOW_MS} ms window and
 	expect(requests.length).toBe(offered + total429);
 	// It really was 3× the limit: the run needed at least three windows per key.
 	expect(elapsed).toBeGreaterThanOrEqual(2 * WINDOW_MS);
+});
+
+/**
+ * Two workers of n8n's queue mode on one key: each loads the package on its own (a module
+ * registry of its own, as a process of its own would), so they share no pacing state, only what
+ * the service answers. Each runs two Return All executions of every lead at once.
+ */
+describe('two workers on one key', () => {
+	const WORKERS = 2;
+	const RUNS_PER_WORKER = 2;
+	const LEADS = 1_000;
+	const SHARED_LIMIT = 20;
+	const SHARED_WINDOW_MS = 2_000;
+	const LATENCY_MS = 30;
+
+	type Engine = typeof import('../../harness/engine');
+	type Pacing = typeof import('../../nodes/shared/transport/pacing');
+	type ActionNode = typeof import('../../nodes/LeadConversations/LeadConversations.node');
+	interface Worker {
+		engine: Engine;
+		pacing: Pacing;
+		node: InstanceType<ActionNode['LeadConversations']>;
+	}
+	/**
+	 * The engine, the node and its transport, loaded together in a registry of their own. The node
+	 * is handed to the engine as an instance: the engine's own loading would happen after the
+	 * registry closed, in the registry every worker shares.
+	 */
+	const loadWorker = (): Worker => {
+		let worker: Worker | undefined;
+		jest.isolateModules(() => {
+			/* eslint-disable @typescript-eslint/no-require-imports */
+			const node = require('../../nodes/LeadConversations/LeadConversations.node') as ActionNode;
+			worker = {
+				engine: require('../../harness/engine') as Engine,
+				pacing: require('../../nodes/shared/transport/pacing') as Pacing,
+				node: new node.LeadConversations(),
+			};
+			/* eslint-enable @typescript-eslint/no-require-imports */
+		});
+		return worker!;
+	};
+	/** The pacing state a worker keeps for the key, found the way the transport names it. */
+	const pacingOf = (worker: { pacing: Pacing }) => {
+		const fingerprint = createHash('sha256').update(sandbox.keys.full).digest('hex').slice(0, 16);
+		return worker.pacing.pacingStateFor(`${sandbox.baseUrl}#${fingerprint}`);
+	};
+
+	it(`reads every lead once per run, with at most one 429 per window for all workers together`, async () => {
+		const workers = Array.from({ length: WORKERS }, loadWorker);
+		sandbox.control.reset({ leads: LEADS });
+		const expected = sandbox.control
+			.state()
+			.leads.filter((lead) => lead.organization_id === 'org_alpha')
+			.map((lead) => lead.id)
+			.sort();
+		sandbox.control.setRateLimit(SHARED_LIMIT, SHARED_WINDOW_MS);
+		// A service across a network: each answer leaves LATENCY_MS after its request was counted,
+		// so what a worker reads is already old when the other worker's requests arrive.
+		sandbox.control.injectFaults({
+			kind: 'delay',
+			delayMs: LATENCY_MS,
+			probability: 1,
+			pathPrefix: '/v1/leads',
+		});
+		// Start on a fresh window: the first window is as full as the others, the hardest case for
+		// the time bound.
+		await new Promise((resolve) =>
+			setTimeout(resolve, SHARED_WINDOW_MS - (Date.now() % SHARED_WINDOW_MS) + 5),
+		);
+		const startedAt = Date.now();
+		const runs = await Promise.all(
+			workers.flatMap(({ engine, node }, worker) =>
+				Array.from({ length: RUNS_PER_WORKER }, async (_, run) => {
+					const result = await engine.runActionNode(
+						{ resource: 'lead', operation: 'getAll', returnAll: true },
+						credentialsOf(sandbox, 'full'),
+						{ nodeTypes: { [engine.ACTION_NODE_TYPE]: node } },
+					);
+					trace.addRun(`worker ${worker + 1} run ${run + 1}`, result);
+					return result;
+				}),
+			),
+		);
+		const elapsed = Date.now() - startedAt;
+		sandbox.control.clearFaults();
+
+		const complete = runs.filter((result) => {
+			if (result.status !== 'success') return false;
+			const ids = result.output(NODE).map((item) => String(item.json.id));
+			return ids.length === expected.length && [...ids].sort().join() === expected.join();
+		});
+		const requests = sandbox.control.requests().filter((request) => request.path === '/v1/leads');
+		const perWindow = new Map<number, number>();
+		for (const request of requests.filter((r) => r.status === 429)) {
+			const window = Math.floor(request.at / SHARED_WINDOW_MS);
+			perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+		}
+		const total429 = [...perWindow.values()].reduce((sum, n) => sum + n, 0);
+		const worst = Math.max(0, ...perWindow.values());
+		const windows = new Set(requests.map((r) => Math.floor(r.at / SHARED_WINDOW_MS))).size;
+		const pages = WORKERS * RUNS_PER_WORKER * Math.ceil(LEADS / 100);
+		const bound = 1.25 * (pages / SHARED_LIMIT) * SHARED_WINDOW_MS;
+		const measured =
+			`${complete.length}/${runs.length} runs returned all ${LEADS} leads, each once ` +
+			`(${WORKERS} workers × ${RUNS_PER_WORKER} runs, ${pages} pages, ${SHARED_LIMIT} per ${SHARED_WINDOW_MS} ms, answers ${LATENCY_MS} ms late); ` +
+			`${total429} × 429 over ${windows} windows, at most ${worst} in one window; ` +
+			`${requests.length} requests in ${seconds(elapsed)} (bound ${seconds(bound)})`;
+		// eslint-disable-next-line no-console
+		console.log(`Two workers on one key: ${measured}`);
+		recordFigure({
+			id: 'rateLimitAcrossWorkers',
+			pass: complete.length === runs.length && worst <= 1 && elapsed <= bound,
+			measured,
+		});
+
+		// Each worker paced on its own state: the requests are split between them, none shared.
+		const taken = workers.map((worker) => pacingOf(worker).taken);
+		expect(taken.every((count) => count > 0 && count < requests.length)).toBe(true);
+		expect(taken.reduce((sum, n) => sum + n, 0)).toBe(requests.length);
+		expect(complete.length).toBe(runs.length);
+		expect(worst).toBeLessThanOrEqual(1);
+		expect(requests.length).toBe(pages + total429);
+		expect(elapsed).toBeLessThanOrEqual(bound);
+	});
 });
 
 it('shows the API keys in no output item, error or log line of this file', () => {

@@ -19,7 +19,7 @@ export function throwIfInvalid(this: IExecuteFunctions, itemIndex: number, probl
  * An optional parameter, unchecked: an expression may have given it any type. Null, what an
  * expression gives for a value its data lacks, falls back to the default like a parameter left out.
  */
-export function parameter(
+export function optionalParameter(
 	this: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
@@ -45,7 +45,7 @@ export interface ListOptions {
 }
 
 export function readListOptions(this: IExecuteFunctions, itemIndex: number): ListOptions {
-	const returnAll = parameter.call(this, 'returnAll', itemIndex, false);
+	const returnAll = optionalParameter.call(this, 'returnAll', itemIndex, false);
 	throwIfInvalid.call(this, itemIndex, checkBoolean('Return All', returnAll));
 	if (returnAll === true) return { returnAll: true };
 	const limit = this.getNodeParameter('limit', itemIndex, 50);
@@ -54,7 +54,11 @@ export function readListOptions(this: IExecuteFunctions, itemIndex: number): Lis
 }
 
 /** A collection parameter (filters, options, fields to update) as a plain object. */
-export function collection(this: IExecuteFunctions, name: string, itemIndex: number): IDataObject {
+export function collectionParameter(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): IDataObject {
 	return (this.getNodeParameter(name, itemIndex, {}) as IDataObject) ?? {};
 }
 
@@ -68,7 +72,7 @@ export function givenOnly(values: IDataObject): IDataObject {
 }
 
 /** Text fields of a collection: set when present, trimmed; an empty text counts as absent. */
-export function text(value: unknown): string | undefined {
+export function trimmedText(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const trimmed = String(value).trim();
 	return trimmed === '' ? undefined : trimmed;
@@ -84,11 +88,11 @@ export function dateText(value: unknown): string | undefined {
 	) {
 		return String((value as { toISO: () => string }).toISO());
 	}
-	return text(value);
+	return trimmedText(value);
 }
 
 /** A response body as an output item; a body that is not an object is kept under `response`. */
-export function record(body: unknown): IDataObject {
+export function bodyAsItem(body: unknown): IDataObject {
 	if (body && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
 	return { response: (body ?? null) as IDataObject[string] };
 }

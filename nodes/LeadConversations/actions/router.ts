@@ -10,7 +10,8 @@ import { leadOperations } from './lead/Lead.resource';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 
-const operations: Record<string, Record<string, { execute: Operation }>> = {
+/** Every operation the node runs, by resource: a resource file lists its own. */
+export const operationsByResource: Record<string, Record<string, { execute: Operation }>> = {
 	lead: leadOperations,
 	conversation: conversationOperations,
 	agent: agentOperations,
@@ -27,7 +28,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const run = operations[resource]?.[operation]?.execute;
+	const run = operationsByResource[resource]?.[operation]?.execute;
 	if (!run) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -3,8 +3,6 @@
 // `message`; nested `error.code/message/status`); anything else (plain text, HTML from a proxy,
 // an empty body) still yields a readable message.
 
-import type { IHttpRequestMethods } from 'n8n-workflow';
-
 export interface ServiceErrorBody {
 	code?: string;
 	message?: string;
@@ -65,38 +63,27 @@ export function readServiceErrorBody(body: unknown): ServiceErrorBody {
 	return {};
 }
 
-const RESOURCE_NAMES: Record<string, string> = {
-	leads: 'Lead',
-	conversations: 'Conversation',
-	agents: 'Agent',
-	webhooks: 'Webhook subscription',
-};
-
-/** `/leads/lead_x` → { resource: 'Lead', id: 'lead_x' } */
-export function resourceOfPath(path: string): { resource?: string; id?: string; sub?: string } {
-	const [collection, encodedId, sub] = path.replace(/^\/+/, '').split('?')[0].split('/');
-	let id: string | undefined;
-	try {
-		id = encodedId ? decodeURIComponent(encodedId) : undefined;
-	} catch {
-		id = encodedId;
-	}
-	return { resource: RESOURCE_NAMES[collection], id, sub };
+/** Words of an operation for an error status, where it knows better than the transport. */
+export interface StatusWords {
+	summary: string;
+	hint: string;
 }
 
-function isSendMessage(method: IHttpRequestMethods, path: string): boolean {
-	const { resource, sub } = resourceOfPath(path);
-	return method === 'POST' && resource === 'Conversation' && sub === 'messages';
+/** What an operation tells the transport about a request, for its error messages. */
+export interface ErrorContext {
+	/** The record the request is about, as the user knows it ("Lead lead_x"): a 404 names it. */
+	about?: string;
+	/** What particular statuses mean for this operation, e.g. Send Message's 409. */
+	whenStatus?: Partial<Record<number, StatusWords>>;
 }
 
 /** The headline and hint for an error status; the service's words are added by the caller. */
 export function explainServiceError(
 	statusCode: number,
 	body: unknown,
-	request: { method: IHttpRequestMethods; path: string },
+	context: ErrorContext = {},
 ): ServiceErrorExplanation {
 	const { code, message } = readServiceErrorBody(body);
-	const { resource, id } = resourceOfPath(request.path);
 	const said = message ?? code;
 	const explain = (summary: string, hint: string): ServiceErrorExplanation => ({
 		summary,
@@ -104,6 +91,8 @@ export function explainServiceError(
 		code,
 		message,
 	});
+	const own = context.whenStatus?.[statusCode];
+	if (own) return explain(own.summary, own.hint);
 
 	switch (statusCode) {
 		case 400:
@@ -122,23 +111,17 @@ export function explainServiceError(
 				'The key may be scope-restricted (restricted keys exist on the Enterprise plan), the account may be suspended, or this needs a higher plan tier (Growth, Advanced, Enterprise).',
 			);
 		case 404:
-			if (resource && id) {
+			if (context.about) {
 				return explain(
-					`${resource} ${id} not found in this organization`,
-					`Check the ID. A ${resource.toLowerCase()} of another organization is reported as not found too: make sure the API key belongs to the right organization.`,
+					`${context.about} not found in this organization`,
+					'Check the ID. A record of another organization is reported as not found too: make sure the API key belongs to the right organization.',
 				);
 			}
 			return explain(
 				'The service did not find what was requested',
-				'Check the Base URL of the credential: it must end in /v1.',
+				'Check the ID, if the request names one, and the Base URL of the credential: it must end in /v1.',
 			);
 		case 409:
-			if (isSendMessage(request.method, request.path)) {
-				return explain(
-					`Conversation ${id} is not open, so the message was not sent`,
-					'Only open conversations accept messages. Check the conversation status with Conversation → Get.',
-				);
-			}
 			return explain(
 				`The service refused the request as conflicting${said ? `: ${said}` : ''}`,
 				'The record is not in a state that allows this change.',

@@ -9,6 +9,7 @@ import {
 	LEAD_STATUSES,
 } from '../../../nodes/shared/constants';
 import { LeadConversations } from '../../../nodes/LeadConversations/LeadConversations.node';
+import { operationsByResource } from '../../../nodes/LeadConversations/actions/router';
 
 const description = new LeadConversations().description;
 
@@ -46,18 +47,23 @@ test('the node is "Lead Conversations", usable as a tool, with operation and res
 	expect(description.credentials).toEqual([{ name: 'leadConversationsApi', required: true }]);
 });
 
-test.each([
-	['lead', ['create', 'get', 'getAll', 'update']],
-	['conversation', ['get', 'getAll', 'sendMessage']],
-	['agent', ['get', 'getAll', 'update']],
-])(
-	'%s offers exactly %p, each with an action and a description for AI tools',
-	(resource, operations) => {
+const resources = Object.keys(operationsByResource);
+
+test('the Resource dropdown offers exactly the resources the node runs', () => {
+	const resource = description.properties.find((p) => p.name === 'resource')!;
+	expect(valuesOf(resource.options)).toEqual([...resources].sort());
+});
+
+test.each(resources)(
+	'%s offers exactly the operations its resource file runs, each with an action and a description for AI tools',
+	(resource) => {
 		const operation = description.properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
 		)!;
 		const options = operation.options as INodePropertyOptions[];
-		expect(options.map((o) => o.value).sort()).toEqual([...operations].sort());
+		expect(options.map((o) => o.value).sort()).toEqual(
+			Object.keys(operationsByResource[resource]).sort(),
+		);
 		for (const option of options) {
 			expect(option.action).toMatch(/^(Create|Get|Update|Send) /);
 			expect((option.description ?? '').length).toBeGreaterThan(30);
@@ -65,7 +71,7 @@ test.each([
 	},
 );
 
-test.each(['lead', 'conversation', 'agent'])(
+test.each(resources.filter((resource) => 'getAll' in operationsByResource[resource]))(
 	'%s Get Many has Return All and Limit (min 1)',
 	(resource) => {
 		expect(field(resource, 'getAll', 'returnAll').default).toBe(false);

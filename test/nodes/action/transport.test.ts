@@ -3,8 +3,10 @@ import { runActionNode, startTestSandbox } from '../../../harness/engine';
 import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox, visibleTrace } from './helpers';
 import { freePort } from '../../../harness/support/ports';
 import { startScriptedService } from './servers';
+import { startOfNextWindow, useJumpingClock } from './clock';
 
 const ctx = useSandbox({ leads: 250 });
+const clock = useJumpingClock();
 
 afterEach(() => {
 	ctx.sandbox.control.setRateLimit(1000, 60_000);
@@ -48,9 +50,7 @@ function mostPerWindow(requests: Array<{ at: number }>, windowMs: number): numbe
 
 /** The sandbox's windows are aligned on the clock: start a timing-sensitive step early in one. */
 async function inFirstHalfOfWindow(windowMs: number) {
-	const into = Date.now() % windowMs;
-	if (into > windowMs / 2)
-		await new Promise((resolve) => setTimeout(resolve, windowMs - into + 10));
+	clock.jumpTo(startOfNextWindow(windowMs));
 }
 
 /** Uses up the current rate-limit window with requests from outside the node. */

@@ -1,7 +1,6 @@
 import {
 	explainServiceError,
 	readServiceErrorBody,
-	resourceOfPath,
 	serviceWords,
 } from '../../../nodes/shared/transport/serviceError';
 
@@ -39,80 +38,66 @@ describe('reading any error body', () => {
 });
 
 describe('hints by status', () => {
-	const get = (path: string) => ({ method: 'GET' as const, path });
-
 	test('401 points at a missing, invalid or revoked key', () => {
 		const e = explainServiceError(
 			401,
 			{ error: 'unauthorized', message: 'API key has been revoked' },
-			get('/leads'),
+			{},
 		);
 		expect(e.summary).toBe('The API key was rejected');
 		expect(e.hint).toMatch(/missing, invalid or revoked/);
 	});
 	test('403 names restricted keys, suspended accounts and plan tiers', () => {
-		const e = explainServiceError(403, { error: 'forbidden', message: 'x' }, get('/agents'));
+		const e = explainServiceError(403, { error: 'forbidden', message: 'x' }, {});
 		expect(e.hint).toMatch(/scope-restricted/);
 		expect(e.hint).toMatch(/suspended/);
 		expect(e.hint).toMatch(/plan tier/);
 	});
-	test('404 names the lead and the organization', () => {
+	test('404 names the record the operation says the request is about', () => {
 		const e = explainServiceError(
 			404,
 			{ error: { code: 'lead_not_found', message: 'nope', status: 404 } },
-			get('/leads/lead_x'),
+			{ about: 'Lead lead_x' },
 		);
 		expect(e.summary).toBe('Lead lead_x not found in this organization');
+		expect(e.hint).toMatch(/another organization/);
 		expect(e.code).toBe('lead_not_found');
 	});
-	test('404 names an agent or a conversation the same way', () => {
-		expect(explainServiceError(404, {}, get('/agents/agent_7')).summary).toBe(
-			'Agent agent_7 not found in this organization',
-		);
-		expect(explainServiceError(404, {}, get('/conversations/conv_9')).summary).toBe(
-			'Conversation conv_9 not found in this organization',
-		);
+	test('404 about nothing in particular points at the ID and the Base URL', () => {
+		const e = explainServiceError(404, {}, {});
+		expect(e.summary).toBe('The service did not find what was requested');
+		expect(e.hint).toMatch(/must end in \/v1/);
 	});
-	test('409 on Send Message says the conversation is not open', () => {
+	test("an operation's own words for a status win over the generic ones", () => {
+		const words = { summary: 'Conversation conv_1 is not open', hint: 'Only open ones.' };
 		const e = explainServiceError(
 			409,
 			{ error: 'conversation_not_open', message: 'Conversation is closed' },
-			{ method: 'POST', path: '/conversations/conv_1/messages' },
+			{ about: 'Conversation conv_1', whenStatus: { 409: words } },
 		);
-		expect(e.summary).toBe('Conversation conv_1 is not open, so the message was not sent');
-		expect(e.hint).toMatch(/Only open conversations accept messages/);
+		expect(e.summary).toBe(words.summary);
+		expect(e.hint).toBe(words.hint);
+		expect(e.message).toBe('Conversation is closed');
+		// Other statuses keep the generic words.
+		expect(explainServiceError(409, {}, {}).summary).toMatch(/refused the request as conflicting/);
 	});
 	test('429 names the rate limit', () => {
-		expect(explainServiceError(429, { error: 'rate_limited' }, get('/leads')).summary).toMatch(
-			/rate limit/,
-		);
+		expect(explainServiceError(429, { error: 'rate_limited' }, {}).summary).toMatch(/rate limit/);
 	});
 	test('5xx and unknown statuses still read well', () => {
-		expect(explainServiceError(503, 'Service Unavailable', get('/leads')).summary).toBe(
+		expect(explainServiceError(503, 'Service Unavailable', {}).summary).toBe(
 			'The service failed to process the request (HTTP 503)',
 		);
-		expect(explainServiceError(418, 'teapot', get('/leads')).summary).toBe(
+		expect(explainServiceError(418, 'teapot', {}).summary).toBe(
 			'The service answered with HTTP 418: teapot',
 		);
 	});
 	test("the service's words keep status, code and message", () => {
 		const body = { error: 'invalid_request', message: 'limit: must be 1 to 100' };
-		const e = explainServiceError(400, body, get('/leads'));
+		const e = explainServiceError(400, body, {});
 		expect(serviceWords(400, e)).toBe('HTTP 400 invalid_request: limit: must be 1 to 100');
-		expect(serviceWords(502, explainServiceError(502, '', get('/leads')))).toBe(
+		expect(serviceWords(502, explainServiceError(502, '', {}))).toBe(
 			'HTTP 502 (no message in the response)',
 		);
-	});
-	test('paths are read with their encoded IDs decoded', () => {
-		expect(resourceOfPath('/leads/lead_%C3%B1')).toEqual({
-			resource: 'Lead',
-			id: 'lead_ñ',
-			sub: undefined,
-		});
-		expect(resourceOfPath('/conversations/conv_1/messages')).toEqual({
-			resource: 'Conversation',
-			id: 'conv_1',
-			sub: 'messages',
-		});
 	});
 });

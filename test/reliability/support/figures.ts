@@ -26,6 +26,13 @@ export const SCENARIOS = [
 		required: 'zero failed executions; 429s bounded by one per window per key',
 	},
 	{
+		id: 'rateLimitAcrossWorkers',
+		scenario:
+			'4 Return All runs of 1,000 leads over two workers that share nothing but the service (one key, 20 requests per 2 s)',
+		required:
+			'every lead once per run; zero failed executions; at most one 429 per window for all workers together; time ≤ 1.25 × pages ÷ limit × window',
+	},
+	{
 		id: 'expiredCursor',
 		scenario: 'Return All when the service answers a cursor with 400 (expired) mid-way',
 		required: 'a clear error naming the page reached; no partial output presented as complete',

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest } from '../../../shared/transport';
 import { checkPlainId } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
-import { locatorValue, record, throwIfInvalid } from '../input';
+import { locatorValue, bodyAsItem, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [agentLocator];
 
@@ -18,6 +18,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	throwIfInvalid.call(this, itemIndex, checkPlainId('Agent', agentId));
 
 	const path = `/agents/${encodeURIComponent(agentId)}`;
-	const { body: agent } = await apiRequest.call(this, 'GET', path, { itemIndex });
-	return [record(agent)];
+	const { body: agent } = await apiRequest.call(this, 'GET', path, {
+		itemIndex,
+		about: `Agent ${agentId}`,
+	});
+	return [bodyAsItem(agent)];
 }

@@ -5,7 +5,7 @@ import { AGENT_STATUSES } from '../../../shared/constants';
 import { collectListPages } from '../../../shared/transport';
 import { checkOneOf, ifGiven } from '../../../shared/validation';
 import { returnAllOrLimit } from '../common.descriptions';
-import { collection, givenOnly, readListOptions, throwIfInvalid } from '../input';
+import { collectionParameter, givenOnly, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
 
 const properties: INodeProperties[] = [
@@ -36,7 +36,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const list = readListOptions.call(this, itemIndex);
-	const filters = collection.call(this, 'filters', itemIndex);
+	const filters = collectionParameter.call(this, 'filters', itemIndex);
 	throwIfInvalid.call(
 		this,
 		itemIndex,

@@ -17,7 +17,7 @@ import {
 	isGiven,
 } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
-import { collection, locatorValue, record, throwIfInvalid } from '../input';
+import { collectionParameter, locatorValue, bodyAsItem, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
 
 const properties: INodeProperties[] = [
@@ -145,10 +145,16 @@ export function agentUpdateBody(fields: IDataObject): { body: IDataObject; probl
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const agentId = locatorValue.call(this, 'agent', itemIndex);
-	const { body, problem } = agentUpdateBody(collection.call(this, 'updateFields', itemIndex));
+	const { body, problem } = agentUpdateBody(
+		collectionParameter.call(this, 'updateFields', itemIndex),
+	);
 	throwIfInvalid.call(this, itemIndex, firstProblem(checkPlainId('Agent', agentId), problem));
 
 	const path = `/agents/${encodeURIComponent(agentId)}`;
-	const { body: agent } = await apiRequest.call(this, 'PATCH', path, { body, itemIndex });
-	return [record(agent)];
+	const { body: agent } = await apiRequest.call(this, 'PATCH', path, {
+		body,
+		itemIndex,
+		about: `Agent ${agentId}`,
+	});
+	return [bodyAsItem(agent)];
 }

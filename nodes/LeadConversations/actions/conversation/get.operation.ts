@@ -6,7 +6,7 @@ import { apiRequest } from '../../../shared/transport';
 import { checkBoolean, checkIdPrefix, firstProblem, ifGiven } from '../../../shared/validation';
 import { conversationToMessageItems } from '../../helpers/messageItems';
 import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
-import { collection, locatorValue, record, throwIfInvalid } from '../input';
+import { collectionParameter, locatorValue, bodyAsItem, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [
 	conversationLeadLocator,
@@ -37,7 +37,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const conversationId = locatorValue.call(this, 'conversation', itemIndex);
-	const options = collection.call(this, 'options', itemIndex);
+	const options = collectionParameter.call(this, 'options', itemIndex);
 	throwIfInvalid.call(
 		this,
 		itemIndex,
@@ -51,9 +51,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		'GET',
 		`/conversations/${encodeURIComponent(conversationId)}`,
-		{ itemIndex },
+		{ itemIndex, about: `Conversation ${conversationId}` },
 	);
 	return options.splitMessages === true
-		? conversationToMessageItems(record(conversation))
-		: [record(conversation)];
+		? conversationToMessageItems(bodyAsItem(conversation))
+		: [bodyAsItem(conversation)];
 }

@@ -9,7 +9,7 @@ import {
 import { collectListPages } from '../../../shared/transport';
 import { checkIdPrefix, checkOneOf, firstProblem, ifGiven } from '../../../shared/validation';
 import { leadLocator, returnAllOrLimit } from '../common.descriptions';
-import { collection, givenOnly, readListOptions, throwIfInvalid } from '../input';
+import { collectionParameter, givenOnly, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
 
 const properties: INodeProperties[] = [
@@ -61,7 +61,7 @@ function leadIdOf(value: unknown): string | undefined {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const list = readListOptions.call(this, itemIndex);
-	const filters = collection.call(this, 'filters', itemIndex);
+	const filters = collectionParameter.call(this, 'filters', itemIndex);
 	const leadId = leadIdOf(filters.lead);
 	throwIfInvalid.call(
 		this,

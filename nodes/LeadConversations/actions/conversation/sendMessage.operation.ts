@@ -16,7 +16,7 @@ import {
 	firstProblem,
 } from '../../../shared/validation';
 import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
-import { locatorValue, parameter, record, throwIfInvalid } from '../input';
+import { locatorValue, optionalParameter, bodyAsItem, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [
 	conversationLeadLocator,
@@ -63,10 +63,10 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const conversationId = locatorValue.call(this, 'conversation', itemIndex);
-	const type = parameter.call(this, 'type', itemIndex, 'text') as string;
-	const givenContent = parameter.call(this, 'content', itemIndex, '');
+	const type = optionalParameter.call(this, 'type', itemIndex, 'text') as string;
+	const givenContent = optionalParameter.call(this, 'content', itemIndex, '');
 	const content = String(givenContent);
-	const pauseAi = parameter.call(this, 'pauseAi', itemIndex, false) as boolean;
+	const pauseAi = optionalParameter.call(this, 'pauseAi', itemIndex, false) as boolean;
 
 	throwIfInvalid.call(
 		this,
@@ -81,8 +81,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		),
 	);
 
-	// Posted once: a 409 (conversation not open) becomes a clear refusal in the transport, and
-	// a connection lost after sending is never resent, so no message is ever duplicated.
+	// Posted once: a 409 (conversation not open) is a refusal worded here, and a connection lost
+	// after sending is never resent, so no message is ever duplicated.
 	const { body: message } = await apiRequest.call(
 		this,
 		'POST',
@@ -94,7 +94,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				pause_ai: pauseAi,
 			},
 			itemIndex,
+			about: `Conversation ${conversationId}`,
+			whenStatus: {
+				409: {
+					summary: `Conversation ${conversationId} is not open, so the message was not sent`,
+					hint: 'Only open conversations accept messages. Check the conversation status with Conversation → Get.',
+				},
+			},
 		},
 	);
-	return [record(message)];
+	return [bodyAsItem(message)];
 }

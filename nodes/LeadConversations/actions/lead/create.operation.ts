@@ -13,7 +13,13 @@ import {
 	ifGiven,
 } from '../../../shared/validation';
 import { optionsOf } from '../options';
-import { collection, parameter, record, text, throwIfInvalid } from '../input';
+import {
+	collectionParameter,
+	optionalParameter,
+	bodyAsItem,
+	trimmedText,
+	throwIfInvalid,
+} from '../input';
 
 const properties: INodeProperties[] = [
 	{
@@ -94,9 +100,9 @@ const CHANNEL_CHOICES: readonly string[] = [LEAD_API_CHANNEL, ...LEAD_CHANNELS];
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const name = this.getNodeParameter('name', itemIndex) as string;
 	const phone = String(this.getNodeParameter('phone', itemIndex) ?? '').trim();
-	const channel = parameter.call(this, 'channel', itemIndex, LEAD_API_CHANNEL);
-	const fields = collection.call(this, 'additionalFields', itemIndex);
-	const email = text(fields.email);
+	const channel = optionalParameter.call(this, 'channel', itemIndex, LEAD_API_CHANNEL);
+	const fields = collectionParameter.call(this, 'additionalFields', itemIndex);
+	const email = trimmedText(fields.email);
 
 	throwIfInvalid.call(
 		this,
@@ -114,11 +120,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: IDataObject = { name: name.trim(), phone };
 	if (email !== undefined) body.email = email;
 	if (channel !== LEAD_API_CHANNEL) body.channel = channel as string;
-	const vehicleInterest = text(fields.vehicleInterest);
+	const vehicleInterest = trimmedText(fields.vehicleInterest);
 	if (vehicleInterest !== undefined) body.vehicle_interest = vehicleInterest;
-	const notes = text(fields.notes);
+	const notes = trimmedText(fields.notes);
 	if (notes !== undefined) body.notes = notes;
 
 	const { body: lead } = await apiRequest.call(this, 'POST', '/leads', { body, itemIndex });
-	return [record(lead)];
+	return [bodyAsItem(lead)];
 }

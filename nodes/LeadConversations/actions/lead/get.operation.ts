@@ -5,7 +5,7 @@ import { LEAD_ID_PREFIX } from '../../../shared/constants';
 import { apiRequest } from '../../../shared/transport';
 import { checkIdPrefix } from '../../../shared/validation';
 import { leadLocator } from '../common.descriptions';
-import { locatorValue, record, throwIfInvalid } from '../input';
+import { locatorValue, bodyAsItem, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [leadLocator];
 
@@ -19,6 +19,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	throwIfInvalid.call(this, itemIndex, checkIdPrefix('Lead', leadId, LEAD_ID_PREFIX));
 
 	const path = `/leads/${encodeURIComponent(leadId)}`;
-	const { body: lead } = await apiRequest.call(this, 'GET', path, { itemIndex });
-	return [record(lead)];
+	const { body: lead } = await apiRequest.call(this, 'GET', path, {
+		itemIndex,
+		about: `Lead ${leadId}`,
+	});
+	return [bodyAsItem(lead)];
 }

@@ -34,7 +34,13 @@ import {
 	writeMark,
 } from '../../helpers/newLeadsSinceLastRun';
 import { returnAllOrLimit } from '../common.descriptions';
-import { collection, dateText, givenOnly, readListOptions, throwIfInvalid } from '../input';
+import {
+	collectionParameter,
+	dateText,
+	givenOnly,
+	readListOptions,
+	throwIfInvalid,
+} from '../input';
 import { optionsOf } from '../options';
 
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
@@ -150,7 +156,7 @@ export const description = updateDisplayOptions(
 
 /** The filters as the service names them, checked against the specification. */
 function leadFilters(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = collection.call(this, 'filters', itemIndex);
+	const filters = collectionParameter.call(this, 'filters', itemIndex);
 	const createdAfter = dateText(filters.createdAfter);
 	const createdBefore = dateText(filters.createdBefore);
 	const scoreMin = (filters.scoreMin ?? undefined) as number | undefined;
@@ -186,7 +192,7 @@ function leadFilters(this: IExecuteFunctions, itemIndex: number): IDataObject {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const list = readListOptions.call(this, itemIndex);
 	const query = leadFilters.call(this, itemIndex);
-	const options = collection.call(this, 'options', itemIndex);
+	const options = collectionParameter.call(this, 'options', itemIndex);
 	throwIfInvalid.call(
 		this,
 		itemIndex,

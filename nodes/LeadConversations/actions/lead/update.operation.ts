@@ -16,7 +16,13 @@ import {
 	isGiven,
 } from '../../../shared/validation';
 import { leadLocator } from '../common.descriptions';
-import { collection, locatorValue, record, text, throwIfInvalid } from '../input';
+import {
+	collectionParameter,
+	locatorValue,
+	bodyAsItem,
+	trimmedText,
+	throwIfInvalid,
+} from '../input';
 import { optionsOf } from '../options';
 
 /** Optional fields of a lead that can be cleared by sending them as null. */
@@ -111,7 +117,7 @@ export function leadUpdateBody(fields: IDataObject): { body: IDataObject; proble
 	if (problem) return { body, problem };
 
 	const cleared = new Set((fields.clearFields as string[] | null | undefined) ?? []);
-	const assignedTo = text(fields.assignedTo);
+	const assignedTo = trimmedText(fields.assignedTo);
 	const unassign = fields.unassign === true;
 
 	if (isGiven(fields.status)) body.status = fields.status;
@@ -128,7 +134,7 @@ export function leadUpdateBody(fields: IDataObject): { body: IDataObject; proble
 	}
 
 	for (const { name, value, field } of CLEARABLE_FIELDS) {
-		const given = text(fields[field]);
+		const given = trimmedText(fields[field]);
 		if (cleared.has(value) && given !== undefined) {
 			return { body, problem: `${name} is both set and in Fields to Clear: choose one` };
 		}
@@ -141,7 +147,9 @@ export function leadUpdateBody(fields: IDataObject): { body: IDataObject; proble
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const leadId = locatorValue.call(this, 'lead', itemIndex);
-	const { body, problem } = leadUpdateBody(collection.call(this, 'updateFields', itemIndex));
+	const { body, problem } = leadUpdateBody(
+		collectionParameter.call(this, 'updateFields', itemIndex),
+	);
 	throwIfInvalid.call(
 		this,
 		itemIndex,
@@ -149,6 +157,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 
 	const path = `/leads/${encodeURIComponent(leadId)}`;
-	const { body: lead } = await apiRequest.call(this, 'PATCH', path, { body, itemIndex });
-	return [record(lead)];
+	const { body: lead } = await apiRequest.call(this, 'PATCH', path, {
+		body,
+		itemIndex,
+		about: `Lead ${leadId}`,
+	});
+	return [bodyAsItem(lead)];
 }

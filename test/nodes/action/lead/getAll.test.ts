@@ -1,9 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { StoredLead } from '../../../sandbox';
-import { FLAT_LEAD_COLUMNS } from '../../../nodes/LeadConversations/helpers/flatLead';
-import { alphaLeads, apiRequests, jsonOf, pages, pairedOf, run, useSandbox } from './helpers';
-import { expectRefusedBeforeSending, refusals, withExpression } from './refusals';
+import type { StoredLead } from '../../../../sandbox';
+import { FLAT_LEAD_COLUMNS } from '../../../../nodes/LeadConversations/helpers/flatLead';
+import { alphaLeads, apiRequests, jsonOf, pages, pairedOf, run, useSandbox } from '../helpers';
+import { expectRefusedBeforeSending, refusals, withExpression } from '../refusals';
 
 const SEED_LEADS = 1200;
 const ctx = useSandbox({ leads: SEED_LEADS }, { resetEach: false });

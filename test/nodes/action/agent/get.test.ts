@@ -1,0 +1,37 @@
+import type { StoredAgent } from '../../../../sandbox';
+import { jsonOf, ref, run, useSandbox } from '../helpers';
+
+const ctx = useSandbox();
+
+function alphaAgents(): StoredAgent[] {
+	return ctx.sandbox.control
+		.state()
+		.agents.filter((agent) => agent.organization_id === 'org_alpha');
+}
+
+describe('Agent → Get', () => {
+	test('Get returns the agent with its configuration', async () => {
+		const agent = alphaAgents()[0];
+		const result = await run(ctx.sandbox, {
+			resource: 'agent',
+			operation: 'get',
+			agent: ref('list', agent.id),
+		});
+		expect(jsonOf(result)[0]).toMatchObject({
+			id: agent.id,
+			name: agent.name,
+			configuration: expect.any(Object),
+		});
+	});
+
+	test('an unknown agent is "not found in this organization" (flat error shape)', async () => {
+		const result = await run(ctx.sandbox, {
+			resource: 'agent',
+			operation: 'get',
+			agent: ref('id', 'agent_missing'),
+		});
+		expect(result.error?.httpCode).toBe('404');
+		expect(result.error?.message).toBe('Agent agent_missing not found in this organization');
+		expect(result.error?.description).toMatch(/^HTTP 404 not_found: /);
+	});
+});

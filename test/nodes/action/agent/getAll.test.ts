@@ -1,0 +1,45 @@
+import type { StoredAgent } from '../../../../sandbox';
+import { apiRequests, jsonOf, run, useSandbox } from '../helpers';
+
+const ctx = useSandbox();
+
+function alphaAgents(): StoredAgent[] {
+	return ctx.sandbox.control
+		.state()
+		.agents.filter((agent) => agent.organization_id === 'org_alpha');
+}
+
+describe('Agent → Get Many', () => {
+	test.each(['active', 'inactive', 'draft'])('Get Many filtered by status %s', async (status) => {
+		const result = await run(ctx.sandbox, {
+			resource: 'agent',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { status },
+		});
+		const expected = alphaAgents().filter((agent) => agent.status === status);
+		expect(expected.length).toBeGreaterThan(0);
+		expect(
+			jsonOf(result)
+				.map((a) => a.id)
+				.sort(),
+		).toEqual(expected.map((a) => a.id).sort());
+		expect(apiRequests(ctx.sandbox)[0].query).toEqual({ status, limit: '100' });
+	});
+
+	test('Get Many without a filter returns every agent, without configuration', async () => {
+		const result = await run(ctx.sandbox, {
+			resource: 'agent',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(jsonOf(result)).toHaveLength(alphaAgents().length);
+		expect(jsonOf(result).every((agent) => agent.configuration === undefined)).toBe(true);
+	});
+
+	test('Get Many with Limit 2 asks for 2', async () => {
+		const result = await run(ctx.sandbox, { resource: 'agent', operation: 'getAll', limit: 2 });
+		expect(jsonOf(result)).toHaveLength(2);
+		expect(apiRequests(ctx.sandbox)[0].query).toEqual({ limit: '2' });
+	});
+});

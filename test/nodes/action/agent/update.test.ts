@@ -1,0 +1,89 @@
+import { LeadConversations } from '../../../../nodes/LeadConversations/LeadConversations.node';
+import type { StoredAgent } from '../../../../sandbox';
+import { apiRequests, jsonOf, ref, run, useSandbox } from '../helpers';
+
+const ctx = useSandbox();
+
+function alphaAgents(): StoredAgent[] {
+	return ctx.sandbox.control
+		.state()
+		.agents.filter((agent) => agent.organization_id === 'org_alpha');
+}
+
+describe('Agent → Update', () => {
+	test('sends name, status, language and a nested configuration; handoff triggers replace the list', async () => {
+		const agent = alphaAgents().find((a) => a.status !== 'draft')!;
+		const result = await run(ctx.sandbox, {
+			resource: 'agent',
+			operation: 'update',
+			agent: ref('id', agent.id),
+			updateFields: {
+				name: 'Sofía',
+				status: 'inactive',
+				language: 'pt-BR',
+				tone: 'formal',
+				handoffTriggers: ['financing', 'trade-in'],
+				maxFollowUps: 4,
+				followUpIntervalDays: 3,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const updated = jsonOf(result)[0];
+		expect(updated).toMatchObject({
+			name: 'Sofía',
+			status: 'inactive',
+			language: 'pt-BR',
+			configuration: {
+				tone: 'formal',
+				handoff_triggers: ['financing', 'trade-in'],
+				follow_up_cadence: { max_follow_ups: 4, interval_days: 3 },
+			},
+		});
+		// Read-only configuration stays as it was.
+		const stored = ctx.sandbox.control.state().agents.find((a) => a.id === agent.id)!;
+		expect(stored.configuration.allowed_topics).toEqual(agent.configuration.allowed_topics);
+		expect(stored.configuration.follow_up_cadence.channel).toBe(
+			agent.configuration.follow_up_cadence.channel,
+		);
+		expect(apiRequests(ctx.sandbox).map((r) => `${r.method} ${r.status}`)).toEqual(['PATCH 200']);
+	});
+
+	test('Handoff Triggers added with no entries clears the list', async () => {
+		const agent = alphaAgents()[0];
+		const result = await run(ctx.sandbox, {
+			resource: 'agent',
+			operation: 'update',
+			agent: ref('id', agent.id),
+			updateFields: { handoffTriggers: [] },
+		});
+		expect(
+			(jsonOf(result)[0].configuration as { handoff_triggers: unknown }).handoff_triggers,
+		).toEqual([]);
+	});
+
+	test('an empty update is refused before sending', async () => {
+		const result = await run(ctx.sandbox, {
+			resource: 'agent',
+			operation: 'update',
+			agent: ref('id', alphaAgents()[0].id),
+			updateFields: {},
+		});
+		expect(result.error?.message).toMatch(/^Update Fields is empty/);
+		expect(apiRequests(ctx.sandbox)).toHaveLength(0);
+	});
+
+	test('read-only configuration fields are not offered', () => {
+		const names = JSON.stringify(new LeadConversations().description.properties);
+		expect(names).not.toMatch(/allowed_?topics|allowedTopics/i);
+		expect(names).not.toMatch(/"followUpChannel"|follow_up_cadence\.channel/);
+		const statusField = new LeadConversations().description.properties
+			.filter(
+				(p) => p.name === 'updateFields' && p.displayOptions?.show?.resource?.includes('agent'),
+			)
+			.flatMap(
+				(p) => (p.options ?? []) as Array<{ name: string; options?: Array<{ value: string }> }>,
+			)
+			.find((o) => o.name === 'status');
+		expect(statusField?.options?.map((o) => o.value).sort()).toEqual(['active', 'inactive']);
+	});
+});

@@ -1,0 +1,182 @@
+import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox } from '../helpers';
+import { expectRefusedBeforeSending, refusals, withExpression } from '../refusals';
+
+const ctx = useSandbox();
+
+function firstLeadId(): string {
+	return alphaLeads(ctx.sandbox)[0].id;
+}
+
+describe('Lead → Update', () => {
+	test('changes status, advisor, vehicle interest and notes in one PATCH', async () => {
+		const id = firstLeadId();
+		const result = await run(ctx.sandbox, {
+			resource: 'lead',
+			operation: 'update',
+			lead: ref('id', id),
+			updateFields: {
+				status: 'assigned',
+				assignedTo: 'user_42',
+				vehicleInterest: 'Ford Ranger',
+				notes: 'Call back Monday',
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toMatchObject({
+			id,
+			status: 'assigned',
+			assigned_to: 'user_42',
+			vehicle_interest: 'Ford Ranger',
+		});
+		expect(ctx.sandbox.control.state().leads.find((l) => l.id === id)?.notes).toBe(
+			'Call back Monday',
+		);
+		expect(apiRequests(ctx.sandbox).map((r) => `${r.method} ${r.status}`)).toEqual(['PATCH 200']);
+	});
+
+	test('Unassign sends assigned_to null and Fields to Clear send null', async () => {
+		const id = firstLeadId();
+		await run(ctx.sandbox, {
+			resource: 'lead',
+			operation: 'update',
+			lead: ref('id', id),
+			updateFields: { assignedTo: 'user_7', vehicleInterest: 'Hilux', notes: 'x' },
+		});
+		const result = await run(ctx.sandbox, {
+			resource: 'lead',
+			operation: 'update',
+			lead: ref('id', id),
+			updateFields: { unassign: true, clearFields: ['vehicle_interest', 'notes'] },
+		});
+		expect(jsonOf(result)[0]).toMatchObject({ assigned_to: null, vehicle_interest: null });
+		const stored = ctx.sandbox.control.state().leads.find((l) => l.id === id)!;
+		expect(stored).toMatchObject({ assigned_to: null, vehicle_interest: null, notes: null });
+	});
+
+	test('fields not given stay unchanged', async () => {
+		const before = alphaLeads(ctx.sandbox)[0];
+		await run(ctx.sandbox, {
+			resource: 'lead',
+			operation: 'update',
+			lead: ref('id', before.id),
+			updateFields: { status: 'lost' },
+		});
+		const after = ctx.sandbox.control.state().leads.find((l) => l.id === before.id)!;
+		expect(after).toMatchObject({
+			status: 'lost',
+			assigned_to: before.assigned_to,
+			vehicle_interest: before.vehicle_interest,
+			notes: before.notes,
+		});
+	});
+
+	test.each([
+		[{}, /^Update Fields is empty/],
+		[{ unassign: true, assignedTo: 'user_1' }, /^Assigned To and Unassign are both set/],
+		[{ notes: 'x', clearFields: ['notes'] }, /^Notes is both set and in Fields to Clear/],
+		[{ assignedTo: '  ' }, /^Assigned To is empty/],
+	])(
+		'contradictory or empty update %p is refused before sending',
+		async (updateFields, message) => {
+			const result = await run(ctx.sandbox, {
+				resource: 'lead',
+				operation: 'update',
+				lead: ref('id', firstLeadId()),
+				updateFields,
+			});
+			expect(result.error?.message).toMatch(message);
+			expect(apiRequests(ctx.sandbox)).toHaveLength(0);
+		},
+	);
+});
+
+describe('Lead → Update, values from expressions', () => {
+	const STATUSES = 'new, in_conversation, qualified, assigned, closed, lost';
+	const updateLead = () => ({
+		resource: 'lead',
+		operation: 'update',
+		lead: ref('id', firstLeadId()),
+		updateFields: { vehicleInterest: 'Toyota Hilux 2024' },
+	});
+
+	test.each(
+		refusals([
+			{
+				field: 'Status',
+				parameter: 'updateFields.status',
+				value: 'won',
+				message: `Status must be one of ${STATUSES} (got "won")`,
+			},
+			{
+				field: 'Status',
+				parameter: 'updateFields.status',
+				value: 'QUALIFIED',
+				message: `Status must be one of ${STATUSES} (got "QUALIFIED")`,
+			},
+			{
+				field: 'Unassign',
+				parameter: 'updateFields.unassign',
+				value: 'yes',
+				message: 'Unassign must be true or false (got "yes")',
+			},
+			{
+				field: 'Assigned To',
+				parameter: 'updateFields.assignedTo',
+				value: '   ',
+				message: 'Assigned To is empty: enter a user ID, or use Unassign instead',
+			},
+			{
+				field: 'Assigned To',
+				parameter: 'updateFields.assignedTo',
+				value: { id: 'user_42' },
+				message: 'Assigned To must be text (got {"id":"user_42"})',
+			},
+			{
+				field: 'Fields to Clear',
+				parameter: 'updateFields.clearFields',
+				value: 'notes',
+				message: 'Fields to Clear must be a list (got "notes")',
+			},
+			{
+				field: 'Fields to Clear',
+				parameter: 'updateFields.clearFields',
+				value: ['notes', 'email'],
+				message: 'Fields to Clear (entry 2) must be one of notes, vehicle_interest (got "email")',
+			},
+			{
+				field: 'Notes',
+				parameter: 'updateFields.notes',
+				value: true,
+				message: 'Notes must be text (got true)',
+			},
+		]),
+	)(
+		'Update lead refuses $field $shown from an expression, naming $field and item 0, before any request',
+		async (refusal) => {
+			await expectRefusedBeforeSending(ctx.sandbox, updateLead(), refusal);
+		},
+	);
+
+	test('Update lead leaves a field out when its expression finds nothing (null)', async () => {
+		const before = alphaLeads(ctx.sandbox)[0];
+		const parameters = withExpression(updateLead(), 'updateFields.status');
+		const result = await run(ctx.sandbox, withExpression(parameters, 'updateFields.assignedTo'), {
+			inputItems: [{ value: null }],
+		});
+		expect(result.error).toBeUndefined();
+		const after = ctx.sandbox.control.state().leads.find((l) => l.id === before.id)!;
+		expect(after).toMatchObject({
+			status: before.status,
+			assigned_to: before.assigned_to,
+			vehicle_interest: 'Toyota Hilux 2024',
+		});
+	});
+
+	test('Update lead takes a status from an expression', async () => {
+		const id = firstLeadId();
+		const result = await run(ctx.sandbox, withExpression(updateLead(), 'updateFields.status'), {
+			inputItems: [{ value: 'qualified' }],
+		});
+		expect(jsonOf(result)[0]).toMatchObject({ id, status: 'qualified' });
+	});
+});
