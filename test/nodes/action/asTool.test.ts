@@ -118,6 +118,33 @@ describe('Lead → Update as a tool', () => {
 	});
 });
 
+describe('Agent → Update as a tool', () => {
+	it('changes only the fields given a value: empty ones are neither sent nor refused', async () => {
+		const [agent] = context.sandbox.control
+			.state()
+			.agents.filter((candidate) => candidate.organization_id === 'org_alpha');
+		const tone = agent.configuration.tone === 'formal' ? 'friendly' : 'formal';
+		const result = await run(
+			context.sandbox,
+			{
+				resource: 'agent',
+				operation: 'update',
+				agent: { __rl: true, mode: 'id', value: agent.id },
+				updateFields: { tone, name: '', language: '', status: ' ' },
+			},
+			asTool,
+		);
+		expect(result.error).toBeUndefined();
+		const stored = context.sandbox.control.state().agents.find((a) => a.id === agent.id)!;
+		expect(stored.configuration.tone).toBe(tone);
+		expect(stored).toMatchObject({
+			name: agent.name,
+			language: agent.language,
+			status: agent.status,
+		});
+	});
+});
+
 describe('the tool description', () => {
 	it('is prefilled per operation in the tool variant and absent from the regular node', () => {
 		const { properties } = new LeadConversations().description;
