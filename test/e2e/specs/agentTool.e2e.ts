@@ -93,6 +93,16 @@ function expectedCandidates(state: SandboxState) {
 	);
 }
 
+/** What the scripted model said, turn by turn, printed so a run shows the conversation. */
+function printTranscript(label: string): void {
+	const lines = model.replies.map((reply, turn) =>
+		'text' in reply
+			? `  ${turn}: "${reply.text}"`
+			: `  ${turn}: ${reply.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(', ')}`,
+	);
+	process.stdout.write(`\n[agent] ${label}\n${lines.join('\n')}\n`);
+}
+
 function allToolResults(): ToolResult[] {
 	return viewOf(model.requests[model.requests.length - 1]).allResults;
 }
@@ -135,6 +145,7 @@ describe('AI Agent with the package as tools, run headless (n8n execute)', () =>
 		});
 		run = parseRawOutput(result.stdout);
 		after = sandbox.control.state();
+		printTranscript('headless run, scripted model turns');
 		if (run.data.resultData.error) throw new Error(JSON.stringify(run.data.resultData.error));
 		expect(result.code).toBe(0);
 	}, 150_000);
@@ -243,6 +254,7 @@ describe('example "ask about your leads", published and asked through its chat',
 	beforeAll(async () => {
 		sandbox.control.reset({ seed: SEED });
 		model.requests.length = 0;
+		model.replies.length = 0;
 		n8n = await startN8n({ userFolder });
 		const session = await N8nSession.signIn(n8n);
 		const api = new N8nPublicApi(n8n, await session.createApiKey());
@@ -261,6 +273,7 @@ describe('example "ask about your leads", published and asked through its chat',
 			body: { action: 'sendMessage', sessionId: 'e2e-session', chatInput: ASSISTANT_QUESTION },
 			timeoutMs: 90_000,
 		});
+		printTranscript('chat webhook, scripted model turns');
 		expect(response.status).toBe(200);
 		const patch = sandbox.control.requests().find((request) => request.method === 'PATCH')!;
 		const leadId = patch.path.split('/').pop()!;
