@@ -45,12 +45,12 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	lead: {
 		create: `Create a sales lead of the dealership. Needs the person's name and phone in E.164 form (e.g. +5491155550123); optional email, channel (${list(LEAD_CHANNELS)}), vehicle interest and notes. Returns the new lead with its ID (lead_…). ${ERRORS}`,
 		get: `Get one lead by its ID. ${LEAD_ID}. Returns name, phone, status, intent, score (0-100), channel and assigned_to (the advisor's user ID, null when no advisor is assigned). ${ERRORS}`,
-		getAll: `List the dealership's leads, newest first, filtered by the values this tool asks for. Status is one of ${list(LEAD_STATUSES)}; intent one of ${list(LEAD_INTENTS)}; channel one of ${list(LEAD_CHANNELS)}; score 0-100; dates ISO 8601. Returns at most Limit leads (${TOOL_LIST_LIMIT} unless the workflow sets another), each with ${list(COMPACT_LEAD_FIELDS)}; assigned_to null means no advisor yet. An empty text for a filter means "any". ${ERRORS}`,
+		getAll: `List the dealership's leads, filtered by the values this tool asks for. Status is one of ${list(LEAD_STATUSES)}; intent one of ${list(LEAD_INTENTS)}; channel one of ${list(LEAD_CHANNELS)}; score 0-100; dates ISO 8601. Returns at most Limit leads (${TOOL_LIST_LIMIT} unless the workflow sets another), each with ${list(COMPACT_LEAD_FIELDS)}; assigned_to null means no advisor yet. An empty text for a filter means "any". ${ERRORS}`,
 		update: `Update one lead. ${LEAD_ID}. Changes only the fields this tool asks for; an empty text leaves a field as it is. Status is one of ${list(LEAD_STATUSES)}; assigned_to is an advisor's user ID (e.g. user_42). Returns the updated lead. ${ERRORS}`,
 	},
 	conversation: {
 		get: `Get one conversation by its ID with its AI summary and messages. ${CONVERSATION_ID}. ${ERRORS}`,
-		getAll: `List conversations, newest first, optionally of one lead (lead_…), by channel (${list(CONVERSATION_CHANNELS)}) or status (${list(CONVERSATION_STATUSES)}). Returns at most Limit conversations (${TOOL_LIST_LIMIT} unless the workflow sets another). ${ERRORS}`,
+		getAll: `List conversations, optionally of one lead (lead_…), by channel (${list(CONVERSATION_CHANNELS)}) or status (${list(CONVERSATION_STATUSES)}). Returns at most Limit conversations (${TOOL_LIST_LIMIT} unless the workflow sets another). ${ERRORS}`,
 		sendMessage: `Send a message as a human advisor into an open conversation, for example to take over from the AI. ${CONVERSATION_ID}. Type is one of ${list(POSTABLE_MESSAGE_TYPES)}; for image or document the content is an http(s) URL. A conversation that is not open refuses the message, and the result says so. Returns the message sent. ${ERRORS}`,
 	},
 	agent: {
