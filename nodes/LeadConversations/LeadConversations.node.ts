@@ -11,6 +11,7 @@ import { agentDescription } from './actions/agent/Agent.resource';
 import { conversationDescription } from './actions/conversation/Conversation.resource';
 import { leadDescription } from './actions/lead/Lead.resource';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from './actions/tool.descriptions';
 import { listSearch } from './methods';
 
 export class LeadConversations implements INodeType {
@@ -51,6 +52,7 @@ export class LeadConversations implements INodeType {
 			...leadDescription,
 			...conversationDescription,
 			...agentDescription,
+			...toolDescriptionProperties,
 		],
 	};
 

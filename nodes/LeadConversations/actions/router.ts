@@ -7,6 +7,7 @@ import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 import { agentOperations } from './agent/Agent.resource';
 import { conversationOperations } from './conversation/Conversation.resource';
 import { leadOperations } from './lead/Lead.resource';
+import { explainForModel, isToolNode, toolContext } from './tool';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 
@@ -36,13 +37,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	const asTool = isToolNode(this);
+	const context = asTool ? toolContext(this) : this;
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			// An item's records join the output only once the item succeeded as a whole.
-			const records = await run.call(this, itemIndex);
+			const records = await run.call(context, itemIndex);
 			for (const json of records) returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {
+			if (asTool) explainForModel(error);
 			if (this.continueOnFail()) {
 				returnData.push({ json: errorItem(error as Error), pairedItem: { item: itemIndex } });
 				continue;

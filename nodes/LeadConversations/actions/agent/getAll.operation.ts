@@ -4,12 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { AGENT_STATUSES } from '../../../shared/constants';
 import { collectListPages } from '../../../shared/transport';
 import { checkOneOf, ifGiven } from '../../../shared/validation';
-import { returnAllOrLimit } from '../common.descriptions';
 import { collectionParameter, givenOnly, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
+import { listOptionsForNodeOrTool } from '../tool.descriptions';
 
 const properties: INodeProperties[] = [
-	...returnAllOrLimit('agents'),
+	...listOptionsForNodeOrTool('agents'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -8,12 +8,13 @@ import {
 } from '../../../shared/constants';
 import { collectListPages } from '../../../shared/transport';
 import { checkIdPrefix, checkOneOf, firstProblem, ifGiven } from '../../../shared/validation';
-import { leadLocator, returnAllOrLimit } from '../common.descriptions';
+import { leadLocator } from '../common.descriptions';
 import { collectionParameter, givenOnly, readListOptions, throwIfInvalid } from '../input';
 import { optionsOf } from '../options';
+import { listOptionsForNodeOrTool } from '../tool.descriptions';
 
 const properties: INodeProperties[] = [
-	...returnAllOrLimit('conversations'),
+	...listOptionsForNodeOrTool('conversations'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -33,7 +33,6 @@ import {
 	seenBefore,
 	writeMark,
 } from '../../helpers/newLeadsSinceLastRun';
-import { returnAllOrLimit } from '../common.descriptions';
 import {
 	collectionParameter,
 	dateText,
@@ -42,8 +41,16 @@ import {
 	throwIfInvalid,
 } from '../input';
 import { optionsOf } from '../options';
+import { compactLead, isToolNode } from '../tool';
+import { listOptionsForNodeOrTool } from '../tool.descriptions';
 
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Compact',
+		value: 'compact',
+		description:
+			'ID, name, status, intent, score, channel, advisor, vehicle interest and creation date only. The default when the node is an AI Agent tool.',
+	},
 	{
 		name: 'Flat',
 		value: 'flat',
@@ -59,7 +66,7 @@ const OUTPUT_OPTIONS: INodePropertyOptions[] = [
 const OUTPUTS = OUTPUT_OPTIONS.map(({ value }) => String(value));
 
 const properties: INodeProperties[] = [
-	...returnAllOrLimit('leads'),
+	...listOptionsForNodeOrTool('leads'),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -201,7 +208,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			ifGiven(checkOneOf, 'Output', options.output, OUTPUTS),
 		),
 	);
-	const flat = options.output === 'flat';
+	// As an AI Agent tool a lead is reduced to what a model needs, unless the workflow says otherwise.
+	const output = options.output ?? (isToolNode(this) ? 'compact' : 'raw');
+	const shape = { flat: flattenLead, compact: compactLead }[output as string];
 	const onlyNew = options.onlyNewSinceLastRun === true;
 
 	if (onlyNew && !list.returnAll) {
@@ -230,7 +239,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				if (seenBefore(lead, mark)) continue;
 				tracker.observe(lead);
 			}
-			leads.push(flat ? flattenLead(lead) : lead);
+			leads.push(shape ? shape(lead) : lead);
 		}
 	}
 

@@ -329,7 +329,7 @@ describe('Lead → Get Many, values from expressions', () => {
 				field: 'Output',
 				parameter: 'options.output',
 				value: 'csv',
-				message: 'Output must be one of flat, raw (got "csv")',
+				message: 'Output must be one of compact, flat, raw (got "csv")',
 			},
 		]),
 	)(
