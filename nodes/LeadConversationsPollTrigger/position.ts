@@ -10,6 +10,9 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
+import type { LeadMark } from '../LeadConversations/helpers/newLeadsSinceLastRun';
+import { MarkTracker, seenBefore } from '../LeadConversations/helpers/newLeadsSinceLastRun';
+
 export const POSITION_VERSION = 1;
 
 export interface NewLeadsPosition {
@@ -19,9 +22,15 @@ export interface NewLeadsPosition {
 	atMark: string[];
 	/**
 	 * Set after a poll whose read did not fit its time budget: the next read covers only
-	 * `created_after` mark to mark + window ms, and the window doubles after each complete read.
+	 * `created_after` mark to mark + window ms; the window halves after each read that does not
+	 * fit and doubles after each that does.
 	 */
 	window?: number;
+	/**
+	 * The latest `created_at` a read has seen while windows are used: the service's clock has
+	 * passed it, so a window ending before it is closed for good and the mark may move to its end.
+	 */
+	horizon?: string;
 }
 
 export type StatusSets = Record<string, string[]>;
@@ -70,30 +79,19 @@ export function uniqueById(records: IDataObject[]): IDataObject[] {
 
 /**
  * The leads of a complete `created_after = mark` read that were not seen before, oldest first,
- * and the position after them. Leads at the mark already in `atMark`, and any lead before the
- * mark, are not new.
+ * and the position after them (the same mark rules as Lead → Get Many's "only new" option).
  */
 export function advanceNewLeads(
 	position: NewLeadsPosition,
 	read: IDataObject[],
 ): { fresh: IDataObject[]; position: NewLeadsPosition } {
-	const markMs = Date.parse(position.mark);
-	const known = new Set(position.atMark);
-	const fresh = uniqueById(read).filter((lead) => {
-		const at = timeOf(lead);
-		return at > markMs || (at === markMs && !known.has(idOf(lead)!));
-	});
+	const mark: LeadMark = { createdAt: position.mark, idsAtMark: position.atMark };
+	const fresh = uniqueById(read).filter((lead) => !seenBefore(lead, mark));
+	const tracker = new MarkTracker();
+	for (const lead of fresh) tracker.observe(lead);
 	fresh.sort((a, b) => timeOf(a) - timeOf(b));
-	if (fresh.length === 0) return { fresh, position: { ...position } };
-
-	const latest = fresh[fresh.length - 1];
-	const latestMs = timeOf(latest);
-	const atLatest = fresh.filter((lead) => timeOf(lead) === latestMs).map((lead) => idOf(lead)!);
-	const atMark = latestMs === markMs ? [...position.atMark, ...atLatest] : atLatest;
-	return {
-		fresh,
-		position: { ...position, mark: latest.created_at as string, atMark },
-	};
+	const next = tracker.next(mark) ?? mark;
+	return { fresh, position: { ...position, mark: next.createdAt, atMark: next.idsAtMark } };
 }
 
 /** The starting position from the leads created since `since`: nothing before it is new. */

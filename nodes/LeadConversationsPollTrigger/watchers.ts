@@ -113,9 +113,43 @@ export async function pollStatuses(
 	return { items, position: { version: POSITION_VERSION, watch: watchOf(settings), inStatus } };
 }
 
-function halfWindow(position: NewLeadsPosition): number {
-	const span = position.window ?? Date.now() - Date.parse(position.mark);
-	return Math.floor(Math.max(span, 0) / 2);
+function latestCreatedAt(records: IDataObject[], since: string): string {
+	let latest = since;
+	for (const { created_at: at } of records) {
+		if (typeof at === 'string' && Date.parse(at) > Date.parse(latest)) latest = at;
+	}
+	return latest;
+}
+
+/** After a read that did not fit: half the span, up to the latest creation time seen so far. */
+function narrowed(previous: NewLeadsPosition, records: IDataObject[]): NewLeadsPosition {
+	const horizon = latestCreatedAt(records, previous.horizon ?? previous.mark);
+	const span = previous.window ?? Date.parse(horizon) - Date.parse(previous.mark);
+	return { ...previous, horizon, window: Math.floor(span / 2) };
+}
+
+/**
+ * After a complete read of mark..end: a window that ended before the horizon holds every lead
+ * it ever will, so the mark moves to its end even when the window was empty.
+ */
+function closeWindow(
+	previous: NewLeadsPosition,
+	advanced: NewLeadsPosition,
+	end: number,
+	records: IDataObject[],
+): NewLeadsPosition {
+	const next = { ...advanced };
+	const horizonMs = Date.parse(previous.horizon ?? previous.mark);
+	if (end < horizonMs && Date.parse(next.mark) < end) {
+		next.mark = new Date(end).toISOString();
+		next.atMark = idsOf(records.filter((lead) => Date.parse(String(lead.created_at)) === end));
+	}
+	next.window = previous.window! * 2;
+	if (Date.parse(next.mark) + next.window >= horizonMs) {
+		delete next.window;
+		delete next.horizon;
+	}
+	return next;
 }
 
 export async function pollNewLeads(
@@ -150,18 +184,19 @@ export async function pollNewLeads(
 		deadline,
 	);
 	if (!read.complete) {
-		const window = halfWindow(previous);
-		if (window < 1) throw tooLongError(context, 'the leads created in one millisecond', budgetMs);
+		const next = narrowed(previous, read.records);
+		if (next.window! < 1) {
+			throw tooLongError(context, 'the leads created in one millisecond', budgetMs);
+		}
 		// Nothing is announced; the next poll reads a narrower span of creation times.
-		return outcome({ ...previous, window });
+		return outcome(next);
 	}
 
 	const advanced = advanceNewLeads(previous, read.records);
-	const next = advanced.position;
-	if (previous.window !== undefined) {
-		next.window = previous.window * 2;
-		if (Date.parse(next.mark) + next.window >= Date.now()) delete next.window;
-	}
+	const next =
+		previous.window === undefined
+			? advanced.position
+			: closeWindow(previous, advanced.position, markMs + previous.window, read.records);
 	return outcome(
 		next,
 		advanced.fresh.map((lead) => newLeadItem(lead, polledAt)),
