@@ -27,7 +27,9 @@ export const POLL_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.leadConversationsPollTrig
  * - `staged` (n8n 2.41): each poll gets a copy of the stored cursor; n8n stores that copy with
  *   the execution the poll starts, or alone when the poll returns null, and drops it when the
  *   poll throws (cli `trigger-execution-context.factory.ts`, n8n-core `poll-trigger-executor.ts`).
- * - `legacy` (n8n 1.x): the poll changes the workflow's live static data, which stays in memory
+ *   n8n 2.41 does this when its durable poll cursors are on (N8N_POLLER_DURABLE_CURSORS_ENABLED
+ *   with the scheduler); otherwise it keeps static data the legacy way.
+ * - `legacy` (n8n 1.x, and n8n 2.41 by default): the poll changes the workflow's live static data, which stays in memory
  *   across polls and reaches the database when an execution starts; a restart reloads that.
  */
 export type StaticDataKeeping = 'staged' | 'legacy';
@@ -56,6 +58,8 @@ export interface PollHarness {
 }
 
 export interface PollHarnessOptions {
+	/** Default: what the loaded engine does (n8n 2.41 with its durable poll cursors: staged). */
+	keeping?: StaticDataKeeping;
 	/** What n8n 2.41's `getPollBudgetMs()` returns; without it, its default of 5 minutes. */
 	budgetMs?: number;
 	nodeName?: string;
@@ -65,7 +69,7 @@ export interface PollHarnessOptions {
 const clone = <T>(value: T): T => structuredClone(value);
 
 /** Whether the loaded n8n-core's poll context offers staging (2.41) or not (1.x). */
-function keepingOfEngine(): StaticDataKeeping {
+export function keepingOfEngine(): StaticDataKeeping {
 	return PollContext.toString().includes('resolveNodeStaticData') ? 'staged' : 'legacy';
 }
 
@@ -79,7 +83,10 @@ export function createPollHarness(
 	options: PollHarnessOptions = {},
 ): PollHarness {
 	const readLogs = captureLogs();
-	const keeping = keepingOfEngine();
+	const keeping = options.keeping ?? keepingOfEngine();
+	if (keeping === 'staged' && keepingOfEngine() === 'legacy') {
+		throw new UserError('The loaded n8n-core has no staged poll cursor');
+	}
 	const nodeTypes = createNodeTypes({
 		[POLL_TRIGGER_NODE_TYPE]: loadPollTrigger(),
 		...options.nodeTypes,
