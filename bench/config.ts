@@ -61,7 +61,7 @@ export const config = {
 	pollEconomy: {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],
 		newLeads: [1, 10, 250],
-		rateLimited: { leads: QUICK ? 20_000 : 100_000, limit: 50, windowMs: 2_000 },
+		rateLimited: { leads: QUICK ? 20_000 : 100_000, limit: 10, windowMs: 1_000 },
 	},
 	signature: {
 		sizes: [1_024, 10_240, 102_400],
