@@ -50,8 +50,10 @@ export interface PollHarness {
 	fetchTestEvent(): Promise<PollResult>;
 	/** n8n stops and starts again: what is not stored is lost. */
 	restart(): void;
-	/** The node's static data as n8n has stored it. */
+	/** The node's static data as n8n has stored it (what a restart starts from). */
 	readonly stored: IDataObject;
+	/** The node's static data as the next poll will see it (legacy: the live copy in memory). */
+	readonly position: IDataObject;
 	/** Items of every execution the polls started, in order. */
 	readonly executions: IDataObject[][];
 	readonly logs: string[];
@@ -66,7 +68,12 @@ export interface PollHarnessOptions {
 	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
 }
 
-const clone = <T>(value: T): T => structuredClone(value);
+/** A plain copy; n8n's static data is an observable proxy that structuredClone refuses. */
+const clone = <T>(value: T): T => {
+	const copy = JSON.parse(JSON.stringify(value ?? {})) as T & { __dataChanged?: unknown };
+	delete copy.__dataChanged;
+	return copy;
+};
 
 /** Whether the loaded n8n-core's poll context offers staging (2.41) or not (1.x). */
 export function keepingOfEngine(): StaticDataKeeping {
@@ -197,6 +204,11 @@ export function createPollHarness(
 		},
 		get stored() {
 			return clone((storedWorkflowData[staticKey] as IDataObject | undefined) ?? {});
+		},
+		get position() {
+			return keeping === 'legacy'
+				? clone(workflow.getStaticData('node', node))
+				: clone((storedWorkflowData[staticKey] as IDataObject | undefined) ?? {});
 		},
 		executions,
 		get logs() {

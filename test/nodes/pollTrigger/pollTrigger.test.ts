@@ -33,7 +33,7 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 			const before = sandbox.control.createChannelLead();
 			const trigger = pollTrigger(sandbox, NEW_LEAD);
 			expect(await trigger.poll()).toEqual({ items: null });
-			expect(trigger.stored).toMatchObject({
+			expect(trigger.position).toMatchObject({
 				newLeads: { mark: before.created_at, atMark: [before.id] },
 			});
 
@@ -45,7 +45,7 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 		test('Fetch Test Event returns the newest leads and changes no position', async () => {
 			const trigger = pollTrigger(sandbox, NEW_LEAD);
 			await trigger.poll();
-			const stored = trigger.stored;
+			const stored = trigger.position;
 			const newest = [1, 2, 3, 4].map(() => sandbox.control.createChannelLead());
 
 			const test = await trigger.fetchTestEvent();
@@ -55,7 +55,7 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 				expect(newest.map((lead) => lead.id)).toContain(item.id);
 				expect(item).toMatchObject({ event: 'lead.created' });
 			}
-			expect(trigger.stored).toEqual(stored);
+			expect(trigger.position).toEqual(stored);
 			expect(trigger.executions).toHaveLength(0);
 
 			expect(idsOf((await trigger.poll()).items).sort()).toEqual(newest.map((l) => l.id).sort());
@@ -91,13 +91,13 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 			expect(twin.created_at).toBe(atMark.created_at);
 			expect(idsOf((await trigger.poll()).items)).toEqual([twin.id]);
 			expect((await trigger.poll()).items).toBeNull();
-			expect(trigger.stored).toMatchObject({ newLeads: { atMark: [atMark.id, twin.id] } });
+			expect(trigger.position).toMatchObject({ newLeads: { atMark: [atMark.id, twin.id] } });
 		});
 
 		test('a poll that fails half-way starts nothing and moves nothing; the next starts each lead once', async () => {
 			const trigger = pollTrigger(sandbox, NEW_LEAD);
 			await trigger.poll();
-			const stored = trigger.stored;
+			const stored = trigger.position;
 			const leads = Array.from({ length: 150 }, () => sandbox.control.createChannelLead());
 			// The second page's request is refused (an expired cursor), after the first page was read.
 			sandbox.control.injectFaults({ kind: 'badCursor', pathPrefix: '/v1/leads' });
@@ -105,7 +105,7 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 			const failed = await trigger.poll();
 			expect(failed.error?.message).toMatch(/400|cursor/i);
 			expect(failed.items).toBeNull();
-			expect(trigger.stored).toEqual(stored);
+			expect(trigger.position).toEqual(stored);
 
 			const next = await trigger.poll();
 			expect(idsOf(next.items).sort()).toEqual(leads.map((lead) => lead.id).sort());
@@ -205,7 +205,7 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 			expect(await requestsDuring(sandbox, () => trigger.poll())).toBe(
 				Math.max(1, Math.ceil(inStatus.length / 100)),
 			);
-			expect((trigger.stored.inStatus as Record<string, string[]>).qualified.sort()).toEqual(
+			expect((trigger.position.inStatus as Record<string, string[]>).qualified.sort()).toEqual(
 				inStatus.map((lead) => lead.id).sort(),
 			);
 		});
@@ -257,19 +257,19 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 				expect(
 					`${result.error!.message} ${(result.error as { description?: string }).description}`,
 				).toMatch(status);
-				expect(trigger.stored).toEqual({});
+				expect(trigger.position).toEqual({});
 			},
 		);
 
 		test('a key revoked after activation: the poll fails, the position stays, and resumes once fixed', async () => {
 			const trigger = pollTrigger(sandbox, NEW_LEAD);
 			await trigger.poll();
-			const stored = trigger.stored;
+			const stored = trigger.position;
 			const lead = sandbox.control.createChannelLead();
 			sandbox.control.revokeKey(sandbox.keys.full);
 			const failed = await trigger.poll();
 			expect(failed.error).toBeDefined();
-			expect(trigger.stored).toEqual(stored);
+			expect(trigger.position).toEqual(stored);
 			sandbox.control.reset({ leads: 0 });
 			// After a reset the same key works again; the lead is gone, so nothing is announced.
 			expect((await trigger.poll()).error).toBeUndefined();
@@ -279,44 +279,50 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 		test('the service down: the poll fails after the retries, the position stays', async () => {
 			const trigger = pollTrigger(sandbox, NEW_LEAD);
 			await trigger.poll();
-			const stored = trigger.stored;
+			const stored = trigger.position;
 			sandbox.control.createChannelLead();
 			sandbox.control.injectFaults({ kind: 'status', status: 503, probability: 1 });
 			const failed = await trigger.poll();
 			expect(failed.error?.message).toMatch(/503/);
-			expect(trigger.stored).toEqual(stored);
+			expect(trigger.position).toEqual(stored);
 			expect(trigger.executions).toHaveLength(0);
 		}, 90_000);
 	});
 
 	describe('the poll time budget', () => {
-		test('a burst too large for one poll is announced over several polls, each lead once, no poll past its budget', async () => {
-			const budgetMs = 700;
-			const trigger = pollTrigger(sandbox, NEW_LEAD, { budgetMs });
-			await trigger.poll();
-			const leads = Array.from({ length: 1_000 }, () => sandbox.control.createChannelLead());
-			sandbox.control.injectFaults({
-				kind: 'delay',
-				delayMs: 100,
-				probability: 1,
-				pathPrefix: '/v1/leads',
-			});
-			const seen: unknown[] = [];
-			let polls = 0;
-			while (seen.length < leads.length && polls < 60) {
-				const startedAt = Date.now();
-				const { items, error } = await trigger.poll();
-				expect(error).toBeUndefined();
-				expect(Date.now() - startedAt).toBeLessThan(budgetMs);
-				seen.push(...idsOf(items));
-				polls++;
-			}
-			sandbox.control.clearFaults();
-			expect(polls).toBeGreaterThan(1);
-			expect(new Set(seen).size).toBe(seen.length);
-			expect([...seen].sort()).toEqual(leads.map((lead) => lead.id).sort());
-			expect((await trigger.poll()).items).toBeNull();
-			expect(trigger.stored.newLeads).not.toHaveProperty('window');
-		}, 120_000);
+		// Only n8n 2.41's durable poll cursors give a poll a budget of their own; otherwise n8n
+		// (and the node on 1.x) allows 5 minutes, beyond a test.
+		(keeping === 'staged' ? test : test.skip)(
+			'a burst too large for one poll is announced over several polls, each lead once, no poll past its budget',
+			async () => {
+				const budgetMs = 700;
+				const trigger = pollTrigger(sandbox, NEW_LEAD, { budgetMs });
+				await trigger.poll();
+				const leads = Array.from({ length: 1_000 }, () => sandbox.control.createChannelLead());
+				sandbox.control.injectFaults({
+					kind: 'delay',
+					delayMs: 100,
+					probability: 1,
+					pathPrefix: '/v1/leads',
+				});
+				const seen: unknown[] = [];
+				let polls = 0;
+				while (seen.length < leads.length && polls < 60) {
+					const startedAt = Date.now();
+					const { items, error } = await trigger.poll();
+					expect(error).toBeUndefined();
+					expect(Date.now() - startedAt).toBeLessThan(budgetMs);
+					seen.push(...idsOf(items));
+					polls++;
+				}
+				sandbox.control.clearFaults();
+				expect(polls).toBeGreaterThan(1);
+				expect(new Set(seen).size).toBe(seen.length);
+				expect([...seen].sort()).toEqual(leads.map((lead) => lead.id).sort());
+				expect((await trigger.poll()).items).toBeNull();
+				expect(trigger.position.newLeads).not.toHaveProperty('window');
+			},
+			120_000,
+		);
 	});
 });
