@@ -1,3 +1,4 @@
+import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
@@ -8,10 +9,15 @@ import {
 	waitForTriggerStatus,
 	type ExecutionSummary,
 } from '../../../harness/real-n8n/executions';
-import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../../../harness/real-n8n/n8n-server';
+import {
+	N8nPublicApi,
+	N8nSession,
+	startN8n,
+	type N8nServer,
+} from '../../../harness/real-n8n/n8n-server';
 import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
 import { waitFor } from '../../../harness/real-n8n/processes';
-import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
+import { prepareUserFolder } from '../../../harness/real-n8n/setup';
 
 // The poll trigger inside a real n8n without any public URL: plain HTTP on localhost, a
 // one-minute Poll Times. Two workflows poll the sandbox (new leads, leads reaching qualified);
@@ -19,8 +25,9 @@ import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/se
 // are compared with those changes. Minimum number of polls: activation (baseline), one
 // scheduled poll, the poll of the restart, one more scheduled poll.
 
-const NEW_LEADS = 'LcE2ePollLeads01';
-const QUALIFIED = 'LcE2ePollQualif1';
+// Created through n8n's public API once n8n runs: one n8n CLI boot fewer than an import.
+let NEW_LEADS: string;
+let QUALIFIED: string;
 const NODE = 'Lead Conversations Poll Trigger';
 const POLL_WAIT_MS = 100_000;
 
@@ -56,15 +63,22 @@ beforeAll(async () => {
 		baseUrl: sandbox.baseUrl,
 		apiKey: sandbox.keys.full,
 	});
-	await importWorkflows(userFolder, [
-		join(e2eWorkflowsDir, 'poll-new-leads.json'),
-		join(e2eWorkflowsDir, 'poll-qualified-leads.json'),
-	]);
-	n8n = await startN8n({ userFolder });
+	n8n = await startN8n({ userFolder, readyTimeoutMs: 180_000 });
 	const session = await N8nSession.signIn(n8n);
 	apiKey = await session.createApiKey();
 	api = new N8nPublicApi(n8n, apiKey);
-}, 240_000);
+	NEW_LEADS = await createWorkflow('poll-new-leads.json');
+	QUALIFIED = await createWorkflow('poll-qualified-leads.json');
+}, 400_000);
+
+async function createWorkflow(file: string): Promise<string> {
+	const { name, nodes, connections, settings } = JSON.parse(
+		readFileSync(join(e2eWorkflowsDir, file), 'utf8'),
+	) as Record<string, unknown>;
+	const res = await api.request('POST', '/workflows', { name, nodes, connections, settings });
+	if (res.status !== 200) throw new Error(`POST /workflows: ${res.status} ${res.text}`);
+	return res.json.id as string;
+}
 
 afterAll(async () => {
 	await n8n?.stop();
@@ -92,54 +106,70 @@ describe('Lead Conversations Poll Trigger in n8n 2.41.1, one-minute Poll Times, 
 		expect(await listExecutions(api, QUALIFIED)).toHaveLength(0);
 	}, 60_000);
 
-	it('the next poll starts one execution per workflow with exactly the changes since', async () => {
-		first = sandbox.control.createChannelLead().id;
-		qualifiedFirst = newLeadOfAlpha();
-		sandbox.control.qualifyLead(qualifiedFirst, 91);
+	it(
+		'the next poll starts one execution per workflow with exactly the changes since',
+		async () => {
+			first = sandbox.control.createChannelLead().id;
+			qualifiedFirst = newLeadOfAlpha();
+			sandbox.control.qualifyLead(qualifiedFirst, 91);
 
-		const [leads] = await waitForExecutions(api, NEW_LEADS, 1, POLL_WAIT_MS);
-		expect(leads.status).toBe('success');
-		expect(leads.mode).toBe('trigger');
-		expect(nodeOutput(leads, NODE).map((item) => item.json)).toEqual([
-			expect.objectContaining({ id: first, event: 'lead.created' }),
-		]);
-		const [qualified] = await waitForExecutions(api, QUALIFIED, 1, POLL_WAIT_MS);
-		expect(nodeOutput(qualified, NODE).map((item) => item.json)).toEqual([
-			expect.objectContaining({ id: qualifiedFirst, event: 'lead.qualified', score: 91 }),
-		]);
-	}, 2 * POLL_WAIT_MS);
+			const [leads] = await waitForExecutions(api, NEW_LEADS, 1, POLL_WAIT_MS);
+			expect(leads.status).toBe('success');
+			expect(leads.mode).toBe('trigger');
+			expect(nodeOutput(leads, NODE).map((item) => item.json)).toEqual([
+				expect.objectContaining({ id: first, event: 'lead.created' }),
+			]);
+			const [qualified] = await waitForExecutions(api, QUALIFIED, 1, POLL_WAIT_MS);
+			expect(nodeOutput(qualified, NODE).map((item) => item.json)).toEqual([
+				expect.objectContaining({ id: qualifiedFirst, event: 'lead.qualified', score: 91 }),
+			]);
+		},
+		2 * POLL_WAIT_MS,
+	);
 
-	it('changes made while n8n is down start one execution each after the restart, the lead of the same millisecond included', async () => {
-		await sleep(2_000);
-		await n8n.stop();
-		const createdAt = sandbox.control.state().leads.find((l) => l.id === first)!.created_at;
-		const twin = sandbox.control.createChannelLead({ created_at: createdAt }).id;
-		const later = sandbox.control.createChannelLead().id;
-		const qualifiedLater = newLeadOfAlpha();
-		sandbox.control.qualifyLead(qualifiedLater, 77);
+	it(
+		'changes made while n8n is down start one execution each after the restart, the lead of the same millisecond included',
+		async () => {
+			await sleep(2_000);
+			await n8n.stop();
+			const createdAt = sandbox.control.state().leads.find((l) => l.id === first)!.created_at;
+			const twin = sandbox.control.createChannelLead({ created_at: createdAt }).id;
+			const later = sandbox.control.createChannelLead().id;
+			const qualifiedLater = newLeadOfAlpha();
+			sandbox.control.qualifyLead(qualifiedLater, 77);
 
-		n8n = await startN8n({ userFolder, port: n8n.port });
-		api = new N8nPublicApi(n8n, apiKey);
+			n8n = await startN8n({ userFolder, port: n8n.port, readyTimeoutMs: 180_000 });
+			api = new N8nPublicApi(n8n, apiKey);
 
-		await waitForExecutions(api, NEW_LEADS, 2, POLL_WAIT_MS);
-		await waitForExecutions(api, QUALIFIED, 2, POLL_WAIT_MS);
-		const leadRuns = await leadIdsPerExecution(NEW_LEADS);
-		expect(leadRuns).toHaveLength(2);
-		expect(leadRuns[1].sort()).toEqual([twin, later].sort());
-		expect(await leadIdsPerExecution(QUALIFIED)).toEqual([[qualifiedFirst], [qualifiedLater]]);
-	}, 3 * POLL_WAIT_MS);
+			await waitForExecutions(api, NEW_LEADS, 2, POLL_WAIT_MS);
+			await waitForExecutions(api, QUALIFIED, 2, POLL_WAIT_MS);
+			const leadRuns = await leadIdsPerExecution(NEW_LEADS);
+			expect(leadRuns).toHaveLength(2);
+			expect(leadRuns[1].sort()).toEqual([twin, later].sort());
+			expect(await leadIdsPerExecution(QUALIFIED)).toEqual([[qualifiedFirst], [qualifiedLater]]);
+		},
+		4 * POLL_WAIT_MS,
+	);
 
-	it('the poll after that starts nothing: no change announced twice, the baseline lead never', async () => {
-		const polls = newLeadPolls();
-		await waitFor('one more scheduled poll', async () => (newLeadPolls() > polls ? true : undefined), {
-			timeoutMs: POLL_WAIT_MS,
-			intervalMs: 500,
-		});
-		await sleep(5_000);
-		const leadIds = (await leadIdsPerExecution(NEW_LEADS)).flat();
-		expect(leadIds).toHaveLength(3);
-		expect(new Set(leadIds).size).toBe(3);
-		expect(leadIds).not.toContain(beforeActivation);
-		expect(await leadIdsPerExecution(QUALIFIED)).toHaveLength(2);
-	}, 2 * POLL_WAIT_MS);
+	it(
+		'the poll after that starts nothing: no change announced twice, the baseline lead never',
+		async () => {
+			const polls = newLeadPolls();
+			await waitFor(
+				'one more scheduled poll',
+				async () => (newLeadPolls() > polls ? true : undefined),
+				{
+					timeoutMs: POLL_WAIT_MS,
+					intervalMs: 500,
+				},
+			);
+			await sleep(5_000);
+			const leadIds = (await leadIdsPerExecution(NEW_LEADS)).flat();
+			expect(leadIds).toHaveLength(3);
+			expect(new Set(leadIds).size).toBe(3);
+			expect(leadIds).not.toContain(beforeActivation);
+			expect(await leadIdsPerExecution(QUALIFIED)).toHaveLength(2);
+		},
+		2 * POLL_WAIT_MS,
+	);
 });
