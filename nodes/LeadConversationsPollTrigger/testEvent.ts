@@ -26,10 +26,12 @@ async function firstPage(
 }
 
 /** Newest first by the given time field; records without it go last. */
-function newestFirst(records: IDataObject[], field: string): IDataObject[] {
-	const at = (record: IDataObject) =>
-		typeof record[field] === 'string' ? Date.parse(record[field]) : -Infinity;
-	return [...records].sort((a, b) => at(b) - at(a));
+function newestFirst<T>(entries: T[], timeOf: (entry: T) => unknown): T[] {
+	const at = (entry: T) => {
+		const value = timeOf(entry);
+		return typeof value === 'string' ? Date.parse(value) : -Infinity;
+	};
+	return [...entries].sort((a, b) => at(b) - at(a));
 }
 
 export async function testEventItems(
@@ -38,27 +40,24 @@ export async function testEventItems(
 	polledAt: string,
 ): Promise<IDataObject[]> {
 	if (settings.event === POLL_EVENTS.newLead) {
-		const leads = newestFirst(await firstPage(context, '/leads', {}), 'created_at');
+		const leads = newestFirst(await firstPage(context, '/leads', {}), (lead) => lead.created_at);
 		return leads.slice(0, TEST_EVENT_RECORDS).map((lead) => newLeadItem(lead, polledAt));
 	}
 	const { statuses: _ignored, ...conditions } = settings.conditions;
-	const candidates: Array<{ record: IDataObject; item: IDataObject }> = [];
+	const candidates: Array<{ updatedAt: unknown; item: IDataObject }> = [];
 	for (const list of watchedLists(settings)) {
 		for (const record of await firstPage(context, list.path, list.query)) {
-			const item =
-				list.key === TRANSFERRED
-					? transferredItem(record, polledAt)
-					: leadStatusItem(record, list.key, polledAt);
-			if (list.key !== TRANSFERRED && unmetLeadCondition(String(item.event), record, conditions)) {
+			if (list.key === TRANSFERRED) {
+				candidates.push({ updatedAt: record.updated_at, item: transferredItem(record, polledAt) });
 				continue;
 			}
-			candidates.push({ record: { ...record, item }, item });
+			const item = leadStatusItem(record, list.key, polledAt);
+			if (unmetLeadCondition(String(item.event), record, conditions) === undefined) {
+				candidates.push({ updatedAt: record.updated_at, item });
+			}
 		}
 	}
-	return newestFirst(
-		candidates.map(({ record }) => record),
-		'updated_at',
-	)
+	return newestFirst(candidates, (candidate) => candidate.updatedAt)
 		.slice(0, TEST_EVENT_RECORDS)
-		.map((record) => record.item as IDataObject);
+		.map((candidate) => candidate.item);
 }

@@ -210,6 +210,22 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 			);
 		});
 
+		test('Fetch Test Event returns the most recently changed leads that meet the filters, and moves nothing', async () => {
+			const trigger = pollTrigger(sandbox, { ...QUALIFIED, filters: { minimumScore: 80 } });
+			await trigger.poll();
+			const position = trigger.position;
+			const [low, high] = newLeadIds();
+			sandbox.control.qualifyLead(high, 97);
+			sandbox.control.qualifyLead(low, 50);
+			const { items, error } = await trigger.fetchTestEvent();
+			expect(error).toBeUndefined();
+			expect(items![0]).toMatchObject({ id: high, event: 'lead.qualified', score: 97 });
+			expect(idsOf(items)).not.toContain(low);
+			expect(items!.every((item) => Number(item.score) >= 80)).toBe(true);
+			expect(trigger.position).toEqual(position);
+			expect(idsOf((await trigger.poll()).items)).toEqual([high]);
+		});
+
 		test('assigned leads come as lead.assigned with assigned_to', async () => {
 			const trigger = pollTrigger(sandbox, { event: 'leadStatus', statuses: ['assigned'] });
 			await trigger.poll();
