@@ -12,6 +12,7 @@ export const MEASURES = [
 	'memory',
 	'signature',
 	'realN8n',
+	'pollEconomy',
 ] as const;
 export type MeasureName = (typeof MEASURES)[number];
 
@@ -56,6 +57,11 @@ export const config = {
 		sizes: QUICK ? [5_000, 20_000] : [20_000, 100_000],
 		reps: QUICK ? 1 : 3,
 		clients: OVERHEAD_CLIENTS,
+	},
+	pollEconomy: {
+		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],
+		newLeads: [1, 10, 250],
+		rateLimited: { leads: QUICK ? 20_000 : 100_000, limit: 10, windowMs: 1_000 },
 	},
 	signature: {
 		sizes: [1_024, 10_240, 102_400],

@@ -15,6 +15,7 @@ import { runInChild, startChild, useBuiltWorker } from './lib/processes';
 import type { EconomyRow } from './measures/economy';
 import type { DataServerReady, MemoryResult } from './measures/memory';
 import type { OverheadResult } from './measures/overhead';
+import type { PollEconomyResult } from './measures/pollEconomy';
 import type { RateLimitedClient, RateLimitedResult } from './measures/rateLimited';
 import { realN8n, type RealN8nResult } from './measures/realN8n';
 import type { SignatureRow } from './measures/signature';
@@ -23,6 +24,7 @@ import {
 	economySection,
 	memorySection,
 	overheadSection,
+	pollEconomySection,
 	rateLimitedSection,
 	returnAllInN8nSection,
 	signatureSection,
@@ -47,6 +49,7 @@ interface Results {
 	memory?: MemoryResult[];
 	signature?: SignatureRow[];
 	realN8n?: Awaited<ReturnType<typeof runRealN8n>>;
+	pollEconomy?: PollEconomyResult;
 }
 
 async function runRateLimited(): Promise<RateLimitedResult[]> {
@@ -131,6 +134,10 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			log('6a: signature verification');
 			results.signature = await runInChild<SignatureRow[]>('signature', config.signature);
 			break;
+		case 'pollEconomy':
+			log('7: poll trigger request economy');
+			results.pollEconomy = await runInChild<PollEconomyResult>('pollEconomy', config.pollEconomy);
+			break;
 		case 'realN8n':
 			log('2b, 3b and 6b: in the real n8n');
 			results.realN8n = await runRealN8n();
@@ -151,6 +158,7 @@ function sections(results: Results): Section[] {
 	if (results.memory) list.push(memorySection(results.memory));
 	if (results.signature) list.push(signatureSection(results.signature));
 	if (results.realN8n) list.push(webhooksSection(results.realN8n));
+	if (results.pollEconomy) list.push(pollEconomySection(results.pollEconomy));
 	return list;
 }
 

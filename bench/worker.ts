@@ -5,12 +5,20 @@
 import { economy } from './measures/economy';
 import { dataServer, memory } from './measures/memory';
 import { overhead } from './measures/overhead';
+import { pollEconomy } from './measures/pollEconomy';
 import { rateLimited } from './measures/rateLimited';
 import { signature } from './measures/signature';
 
 type Task = (args: never) => Promise<unknown>;
 
-const tasks: Record<string, Task> = { economy, overhead, rateLimited, memory, signature };
+const tasks: Record<string, Task> = {
+	economy,
+	overhead,
+	rateLimited,
+	memory,
+	signature,
+	pollEconomy,
+};
 const longLived: Record<string, Task> = { dataServer };
 
 function report(message: unknown): Promise<void> {

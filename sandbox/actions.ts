@@ -25,10 +25,12 @@ export interface NewLead {
 	intent?: LeadIntent;
 	status?: LeadStatus;
 	assigned_to?: string | null;
+	/** Creation time (epoch ms) a channel reported; defaults to now. */
+	createdMs?: number;
 }
 
 export function createLead(core: SandboxCore, input: NewLead): LeadRecord {
-	const now = Date.now();
+	const now = input.createdMs ?? Date.now();
 	const at = iso(now);
 	const lead: LeadRecord = {
 		id: core.newId('lead_', (id) => core.store.leads.has(id)),

@@ -140,6 +140,11 @@ export interface ChannelLeadFields {
 	assigned_to?: string | null;
 	/** Default org_alpha. */
 	organization_id?: string;
+	/**
+	 * ISO 8601 creation time (default: now), e.g. the millisecond of an earlier lead, to
+	 * reproduce two leads created at the same instant.
+	 */
+	created_at?: string;
 }
 
 export interface AppointmentOptions {

@@ -199,6 +199,7 @@ export function createControl(core: SandboxCore): SandboxControl {
 							? undefined
 							: oneOf<LeadStatus>('status', fields.status, LEAD_STATUSES),
 					assigned_to: fields.assigned_to ?? null,
+					createdMs: fields.created_at === undefined ? undefined : createdMsOf(fields.created_at),
 				}),
 			);
 		},
@@ -468,4 +469,10 @@ export function createControlHttp(core: SandboxCore, control: SandboxControl) {
 			});
 		}
 	};
+}
+
+function createdMsOf(value: unknown): number {
+	const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+	if (Number.isNaN(ms)) throw new ControlError('created_at: must be an ISO 8601 date-time');
+	return ms;
 }

@@ -11,7 +11,7 @@ import * as ts from 'typescript';
 export const REPO_ROOT = join(__dirname, '..', '..');
 export const BUILD_DIR = join(REPO_ROOT, 'bench', 'tmp', 'build');
 // The harness and its helpers may import anything under test/ (but never the specs).
-const SOURCES = ['bench', 'nodes', 'credentials', 'sandbox', 'test'];
+const SOURCES = ['bench', 'nodes', 'credentials', 'sandbox', 'harness', 'test'];
 const SKIPPED = new Set(['node_modules', 'tmp', 'dist', 'n8n-install']);
 
 function typeScriptFiles(dir: string): string[] {

@@ -4,6 +4,7 @@
 export { economySection } from './economy';
 export { memorySection } from './memory';
 export { overheadSection, versusHttpSection } from './overhead';
+export { pollEconomySection } from './pollEconomy';
 export { rateLimitedSection } from './rateLimited';
 export { returnAllInN8nSection, signatureSection, webhooksSection } from './realN8n';
 export { summarySection, type Section, type Verdict } from './section';

@@ -39,7 +39,7 @@ describe('package.json as the community-package rules want it', () => {
 		expect(packageJson.files).toEqual(['dist/nodes', 'dist/credentials', 'dist/icons']);
 	});
 
-	it('registers the action node, the trigger and the credential', () => {
+	it('registers the action node, the triggers and the credential', () => {
 		expect(packageJson.n8n.n8nNodesApiVersion).toBe(1);
 		expect(packageJson.n8n.credentials).toEqual([
 			'dist/credentials/LeadConversationsApi.credentials.js',
@@ -47,6 +47,7 @@ describe('package.json as the community-package rules want it', () => {
 		expect(packageJson.n8n.nodes).toEqual([
 			'dist/nodes/LeadConversations/LeadConversations.node.js',
 			'dist/nodes/LeadConversationsTrigger/LeadConversationsTrigger.node.js',
+			'dist/nodes/LeadConversationsPollTrigger/LeadConversationsPollTrigger.node.js',
 		]);
 	});
 

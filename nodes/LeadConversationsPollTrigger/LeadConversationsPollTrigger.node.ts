@@ -1,0 +1,94 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import type { PollEvent } from './events';
+import { POLL_EVENTS } from './events';
+import { pollTriggerProperties } from './description';
+import { readPosition, writePosition } from './position';
+import { pollBudgetMs } from './reading';
+import { testEventItems } from './testEvent';
+import type { PollSettings } from './watchers';
+import { pollNewLeads, pollStatuses, watchOf } from './watchers';
+
+function readSettings(context: IPollFunctions): PollSettings {
+	const event = context.getNodeParameter('event', POLL_EVENTS.newLead) as PollEvent;
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const minimumScore = Number(filters.minimumScore ?? 0);
+	const listed = (value: unknown) => (Array.isArray(value) ? (value as string[]) : []);
+	return {
+		event,
+		statuses:
+			event === POLL_EVENTS.leadStatus ? listed(context.getNodeParameter('statuses', [])) : [],
+		conversationChannel:
+			event === POLL_EVENTS.conversationTransferred
+				? String(context.getNodeParameter('conversationChannel', ''))
+				: '',
+		conditions: {
+			minimumScore: minimumScore > 0 ? minimumScore : undefined,
+			intents: listed(filters.intents),
+			channels: listed(filters.channels),
+		},
+	};
+}
+
+export class LeadConversationsPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Lead Conversations Poll Trigger',
+		name: 'leadConversationsPollTrigger',
+		icon: {
+			light: 'file:../../icons/leadConversations.svg',
+			dark: 'file:../../icons/leadConversations.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"]}}',
+		description:
+			'Checks the lead and conversation service for new leads and status changes on a schedule; needs no public URL',
+		defaults: {
+			name: 'Lead Conversations Poll Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'leadConversationsApi',
+				required: true,
+			},
+		],
+		properties: pollTriggerProperties,
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const settings = readSettings(this);
+		if (settings.event === POLL_EVENTS.leadStatus && settings.statuses.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Choose at least one status in Statuses');
+		}
+		const polledAt = new Date().toISOString();
+
+		if (this.getMode() === 'manual') {
+			const items = await testEventItems(this, settings, polledAt);
+			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+		}
+
+		// n8n 2.41 hands a staged copy that it stores with the execution this poll starts (or
+		// alone when it starts none) and drops when the poll throws; n8n 1.x hands the live
+		// static data. Either way it is written only after every read is complete.
+		const staticData = this.getWorkflowStaticData('node');
+		const stored = readPosition(staticData, watchOf(settings));
+		const budgetMs = pollBudgetMs(this);
+		const deadline = Date.now() + budgetMs;
+		const { items, position } =
+			settings.event === POLL_EVENTS.newLead
+				? await pollNewLeads(this, stored, deadline, budgetMs, polledAt)
+				: await pollStatuses(this, settings, stored, deadline, budgetMs, polledAt);
+		writePosition(staticData, position);
+		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+	}
+}
