@@ -6,12 +6,13 @@
 //   - the codex file (X.node.json) beside each registered node;
 //   - the icons the built files reference with `file:` paths.
 // Anything missing or extra fails, and the list is printed. Exits non-zero on failure.
+// Usage: node scripts/check-pack.mjs [package folder, default: this repository]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const entries = [...packageJson.n8n.nodes, ...packageJson.n8n.credentials];
 
@@ -61,8 +62,12 @@ const { expected, missing } = filesN8nLoads();
 
 const problems = [
 	...missing.map((path) => `not built: ${path} (run npm run build first)`),
-	...[...expected].filter((path) => !shipped.has(path)).map((path) => `not in the tarball: ${path}`),
-	...[...shipped].filter((path) => !expected.has(path)).map((path) => `in the tarball but n8n never loads it: ${path}`),
+	...[...expected]
+		.filter((path) => !shipped.has(path))
+		.map((path) => `not in the tarball: ${path}`),
+	...[...shipped]
+		.filter((path) => !expected.has(path))
+		.map((path) => `in the tarball but n8n never loads it: ${path}`),
 ];
 
 process.stdout.write(

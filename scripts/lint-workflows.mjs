@@ -24,7 +24,8 @@ function workflowFiles() {
 	return names.filter((name) => /\.ya?ml$/.test(name)).map((name) => join(directory, name));
 }
 
-const files = process.argv.length > 2 ? process.argv.slice(2).map((f) => resolve(f)) : workflowFiles();
+const files =
+	process.argv.length > 2 ? process.argv.slice(2).map((f) => resolve(f)) : workflowFiles();
 if (files.length === 0) {
 	process.stdout.write('actionlint: no workflow file to check\n');
 	process.exit(1);
@@ -34,7 +35,9 @@ const findings = [];
 for (const file of files) {
 	const path = relative(process.cwd(), file);
 	const results = await runLint(readFileSync(file, 'utf8'), path);
-	findings.push(...results.filter((result) => result.message).map((result) => ({ ...result, path })));
+	findings.push(
+		...results.filter((result) => result.message).map((result) => ({ ...result, path })),
+	);
 }
 for (const finding of findings) {
 	process.stdout.write(

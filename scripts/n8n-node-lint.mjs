@@ -31,10 +31,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cliRoot = join(root, 'node_modules/@n8n/node-cli');
 const cliVersion = JSON.parse(readFileSync(join(cliRoot, 'package.json'), 'utf8')).version;
-const templateConfig = join(
-	cliRoot,
-	'dist/template/templates/shared/default/eslint.config.mjs',
-);
+const templateConfig = join(cliRoot, 'dist/template/templates/shared/default/eslint.config.mjs');
 const cliBin = join(cliRoot, 'bin/n8n-node.mjs');
 
 function stage() {

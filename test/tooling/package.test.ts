@@ -58,7 +58,11 @@ describe('package.json as the community-package rules want it', () => {
 		for (const node of packageJson.n8n.nodes as string[]) {
 			const codexPath = sourceOf(node).replace(/\.ts$/, '.json');
 			const codex = readJson(codexPath);
-			const type = `${packageJson.name}.${node.split('/').pop()!.replace('.node.js', '').replace(/^./, (c: string) => c.toLowerCase())}`;
+			const type = `${packageJson.name}.${node
+				.split('/')
+				.pop()!
+				.replace('.node.js', '')
+				.replace(/^./, (c: string) => c.toLowerCase())}`;
 			expect({ codexPath, node: codex.node }).toEqual({ codexPath, node: type });
 			expect(codex.categories.length).toBeGreaterThan(0);
 			expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
@@ -75,7 +79,7 @@ describe('package.json as the community-package rules want it', () => {
 		expect(gulpfile).toContain("'nodes/**/*.node.json', 'dist/nodes'");
 	});
 
-	it('changes nothing about a user\'s install from the repository .npmrc but ignore-scripts, which the README explains', () => {
+	it("changes nothing about a user's install from the repository .npmrc but ignore-scripts, which the README explains", () => {
 		const npmrc = readFileSync(join(root, '.npmrc'), 'utf8')
 			.split('\n')
 			.map((line) => line.trim())
