@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -126,5 +127,22 @@ describe('package.json as the community-package rules want it', () => {
 		const gulpfile = readFileSync(join(root, 'gulpfile.js'), 'utf8');
 		expect(gulpfile).toContain("'icons/**/*.{png,svg}', 'dist/icons'");
 		expect(packageJson.scripts.build).toContain('gulp build:assets');
+	});
+
+	it('lets ts-node (demo, dev, bench) load a node module, not the codex file beside it', () => {
+		const result = spawnSync(
+			process.execPath,
+			[
+				require.resolve('ts-node/dist/bin'),
+				'--transpile-only',
+				'-e',
+				"process.stdout.write(typeof require('./nodes/LeadConversations/LeadConversations.node').LeadConversations)",
+			],
+			{ cwd: root, encoding: 'utf8' },
+		);
+		expect({ stdout: result.stdout, status: result.status }).toEqual({
+			stdout: 'function',
+			status: 0,
+		});
 	});
 });
