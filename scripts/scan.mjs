@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Runs the lint step of n8n's community-package scan locally, on what would be published:
-//   1. eslint.config.mjs resolves to the same rules as the scanner's own configuration;
+//   1. eslint.config.mjs sets every rule of the scanner's configuration and of n8n-node lint's
+//      (@n8n/node-cli `config`) at the same level;
 //   2. a fresh build (npm run build);
 //   3. the scanner's source leg: package.json and nodes/credentials sources;
 //   4. npm pack: the tarball holds only the allowed files;
 //   5. the scanner's tarball leg: every .js file and package.json of the extracted tarball;
-//   6. n8n-core's package loader loads the build: both nodes, the credential, and icons that
-//      resolve to files inside the tarball.
+//   6. n8n-core's package loader loads the build: both nodes with their codex (categories,
+//      search aliases, documentation), the credential, and icons inside the tarball.
 // The provenance and GitHub-source checks of the real scan need a published version and the
 // network, so they are not part of this script. Exits non-zero when any step fails.
 import { spawnSync } from 'node:child_process';
@@ -75,30 +76,40 @@ function ruleLevels(config) {
 	return levels;
 }
 
+/** Rules set by `config` to the level `ours` sets them, as "rule: ours X, theirs Y" lines. */
+function missingFrom(oursRules, theirRules) {
+	return Object.keys(theirRules)
+		.filter((rule) => oursRules[rule] !== theirRules[rule])
+		.map((rule) => `${rule}: ours ${oursRules[rule] ?? 'unset'}, theirs ${theirRules[rule]}`);
+}
+
 async function checkLintParity() {
-	step('eslint.config.mjs matches the scanner configuration');
+	step('eslint.config.mjs holds every rule of the scanner and of n8n-node lint');
+	const { config: nodeCliConfig } = await import('@n8n/node-cli/eslint');
 	const ours = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.mjs') });
-	const scanner = new ESLint({
-		cwd: root,
-		overrideConfigFile: true,
-		overrideConfig: await buildScanConfig(),
-	});
+	const references = {
+		scanner: new ESLint({
+			cwd: root,
+			overrideConfigFile: true,
+			overrideConfig: await buildScanConfig(),
+		}),
+		'n8n-node lint': new ESLint({
+			cwd: root,
+			overrideConfigFile: true,
+			overrideConfig: nodeCliConfig,
+		}),
+	};
 	for (const sample of PARITY_SAMPLES) {
 		const file = join(root, sample);
-		const [oursRules, scannerRules] = [
-			ruleLevels(await ours.calculateConfigForFile(file)),
-			ruleLevels(await scanner.calculateConfigForFile(file)),
-		];
-		const differences = [...new Set([...Object.keys(oursRules), ...Object.keys(scannerRules)])]
-			.filter((rule) => oursRules[rule] !== scannerRules[rule])
-			.map(
-				(rule) =>
-					`${rule}: ours ${oursRules[rule] ?? 'unset'}, scanner ${scannerRules[rule] ?? 'unset'}`,
-			);
-		if (differences.length > 0) {
-			fail(`${sample} is linted differently:\n  ${differences.join('\n  ')}`);
-		} else {
-			pass(`${sample}: ${Object.keys(scannerRules).length} rules identical`);
+		const oursRules = ruleLevels(await ours.calculateConfigForFile(file));
+		for (const [name, eslint] of Object.entries(references)) {
+			const theirRules = ruleLevels(await eslint.calculateConfigForFile(file));
+			const differences = missingFrom(oursRules, theirRules);
+			if (differences.length > 0) {
+				fail(`${sample} is linted differently from ${name}:\n  ${differences.join('\n  ')}`);
+			} else {
+				pass(`${sample}: all ${Object.keys(theirRules).length} rules of ${name} at the same level`);
+			}
 		}
 	}
 }
@@ -174,6 +185,20 @@ async function loadLikeN8n(tarballPaths) {
 		);
 	} else {
 		pass(`loaded ${loaded.nodes} nodes and ${loaded.credentials} credential(s)`);
+	}
+
+	// The codex beside each node: categories, search aliases and documentation links for the
+	// editor's node panel.
+	for (const type of loader.types.nodes) {
+		const { codex } = loader.nodeTypes[type.name]?.type.description ?? {};
+		const aliases = codex?.alias ?? [];
+		if (!codex?.categories?.length || !aliases.includes('dealership')) {
+			fail(`${type.name} has no codex with categories and search aliases`);
+		} else if (!codex.resources?.primaryDocumentation?.[0]?.url) {
+			fail(`${type.name}'s codex has no documentation link`);
+		} else {
+			pass(`${type.name} codex: ${codex.categories.join(', ')}; aliases ${aliases.join(', ')}`);
+		}
 	}
 
 	const prefix = `icons/${packageJson.name}/`;

@@ -34,7 +34,7 @@ export function dataOf(payload: EventPayload): IDataObject {
 
 /**
  * The lead an event is about: lead events carry the lead itself in `data`; appointment and
- * conversation events name it in `data.lead_id` (`not-shown.md` §2).
+ * conversation events name it in `data.lead_id` (`docs/service-contract.md` §8).
  */
 export function leadIdOf(payload: EventPayload): string | undefined {
 	const data = dataOf(payload);

@@ -69,7 +69,7 @@ export async function createSubscription(
 
 /**
  * 404: the subscription is gone. 405 or 501: the service cannot say, so what is stored is
- * trusted (`not-shown.md` §1). Any other failure stops the activation rather than risk a
+ * trusted (`docs/service-contract.md` §7). Any other failure stops the activation rather than risk a
  * second subscription.
  */
 export async function subscriptionState(
@@ -87,7 +87,7 @@ export async function subscriptionState(
 	}
 }
 
-/** 404 and 405 both mean there is nothing left to delete (`not-shown.md` §1). */
+/** 404 and 405 both mean there is nothing left to delete (`docs/service-contract.md` §7). */
 export async function deleteSubscription(
 	this: IHookFunctions,
 	subscriptionId: string,

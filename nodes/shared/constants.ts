@@ -68,7 +68,7 @@ export const AGENT_CHANNELS = [
 ] as const;
 
 // Webhook events: only `lead.qualified` is named by the specification; the others are the names
-// the sandbox emits (not-shown.md §2) and the trigger still accepts any typed name.
+// the sandbox emits (docs/service-contract.md §8) and the trigger still accepts any typed name.
 export const WEBHOOK_EVENTS = [
 	'lead.created',
 	'lead.qualified',

@@ -34,7 +34,7 @@ function hmacHex(body: Buffer, key: string): string {
 	return createHmac('sha256', key).update(body).digest('hex');
 }
 
-/** Bodies exactly as the service serializes events (not-shown.md §2 and §6). */
+/** Bodies exactly as the service serializes events (docs/service-contract.md §8 and §9). */
 function eventBodies(): Buffer[] {
 	const state = sandbox.control.state();
 	const leads = state.leads.filter((lead) => lead.organization_id === 'org_alpha').slice(0, 12);

@@ -1,5 +1,5 @@
 // Bodies at the limits go through unchanged: lead notes as large as the service accepts (its
-// request body limit is 1 MiB, not-shown.md §3), 10,000-character messages, and names in every
+// request body limit is 1 MiB, docs/service-contract.md §5), 10,000-character messages, and names in every
 // script, with emoji, combining marks and right-to-left text — through the action node, the
 // service, and back through Get and the trigger.
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -35,8 +36,58 @@ describe('package.json as the community-package rules want it', () => {
 		).toEqual([]);
 	});
 
-	it('publishes only the build output', () => {
-		expect(packageJson.files).toEqual(['dist/nodes', 'dist/credentials', 'dist/icons']);
+	it('publishes only the build output n8n loads (no declarations)', () => {
+		expect(packageJson.files).toEqual([
+			'dist/nodes/**/*.js',
+			'dist/nodes/**/*.node.json',
+			'dist/credentials/**/*.js',
+			'dist/icons/*.svg',
+		]);
+	});
+
+	it('has no main entry (n8n reads the "n8n" section) and asks for a Node n8n supports', () => {
+		expect(packageJson.main).toBeUndefined();
+		expect(packageJson.engines).toEqual({ node: '>=22.16' });
+	});
+
+	it('declares strict mode off: its eslint.config.mjs extends the default (see README, Lint)', () => {
+		expect(packageJson.n8n.strict).toBe(false);
+		expect(packageJson.scripts['lint:n8n-node']).toBe('node scripts/n8n-node-lint.mjs');
+	});
+
+	it('ships a codex file beside each node, with the search aliases people type', () => {
+		for (const node of packageJson.n8n.nodes as string[]) {
+			const codexPath = sourceOf(node).replace(/\.ts$/, '.json');
+			const codex = readJson(codexPath);
+			const type = `${packageJson.name}.${node
+				.split('/')
+				.pop()!
+				.replace('.node.js', '')
+				.replace(/^./, (c: string) => c.toLowerCase())}`;
+			expect({ codexPath, node: codex.node }).toEqual({ codexPath, node: type });
+			expect(codex.categories.length).toBeGreaterThan(0);
+			expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
+			expect(codex.resources.credentialDocumentation[0].url).toMatch(/#credentials$/);
+			for (const alias of ['lead', 'CRM', 'dealership', 'conversation', 'AI agent']) {
+				expect({ codexPath, alias, listed: codex.alias.includes(alias) }).toEqual({
+					codexPath,
+					alias,
+					listed: true,
+				});
+			}
+		}
+		const gulpfile = readFileSync(join(root, 'gulpfile.js'), 'utf8');
+		expect(gulpfile).toContain("'nodes/**/*.node.json', 'dist/nodes'");
+	});
+
+	it("changes nothing about a user's install from the repository .npmrc but ignore-scripts, which the README explains", () => {
+		const npmrc = readFileSync(join(root, '.npmrc'), 'utf8')
+			.split('\n')
+			.map((line) => line.trim())
+			.filter((line) => line && !line.startsWith('#'));
+		expect(npmrc).toEqual(['ignore-scripts=true']);
+		const readme = readFileSync(join(root, 'README.md'), 'utf8');
+		expect(readme).toMatch(/`\.npmrc` sets `ignore-scripts=true`/);
 	});
 
 	it('registers the action node, the triggers and the credential', () => {
@@ -76,5 +127,23 @@ describe('package.json as the community-package rules want it', () => {
 		}
 		const gulpfile = readFileSync(join(root, 'gulpfile.js'), 'utf8');
 		expect(gulpfile).toContain("'icons/**/*.{png,svg}', 'dist/icons'");
+		expect(packageJson.scripts.build).toContain('gulp build:assets');
+	});
+
+	it('lets ts-node (demo, dev, bench) load a node module, not the codex file beside it', () => {
+		const result = spawnSync(
+			process.execPath,
+			[
+				require.resolve('ts-node/dist/bin'),
+				'--transpile-only',
+				'-e',
+				"process.stdout.write(typeof require('./nodes/LeadConversations/LeadConversations.node').LeadConversations)",
+			],
+			{ cwd: root, encoding: 'utf8' },
+		);
+		expect({ stdout: result.stdout, status: result.status }).toEqual({
+			stdout: 'function',
+			status: 0,
+		});
 	});
 });

@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// Types a query into the node panel of a running n8n editor, as a person would, and prints what
+// it lists, with the node types the editor received from the server. Headless Chromium (Debian's
+// `chromium` package) driven by playwright-core from the n8n install.
+//
+//   node scripts/e2e/node-panel-search.mjs --url http://localhost:5678 --query dealership \
+//     [--email E --password P] [--screenshot file.png]
+//
+// Prints one JSON line: { query, listed: [names], opened: { name, sections: { "Triggers (7)":
+// [...], "Actions (10)": [...] } }, nodeTypes: [...] }, where opened is the package's entry of the
+// results opened, and nodeTypes are the package's entries of /types/nodes.json (what the editor
+// searches).
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(join(repoRoot, 'harness', 'real-n8n', 'install', 'package.json'));
+const { chromium } = require('playwright-core');
+
+function option(name, fallback) {
+	const index = process.argv.indexOf(`--${name}`);
+	return index > 0 ? process.argv[index + 1] : fallback;
+}
+
+const url = option('url', 'http://localhost:5678');
+const query = option('query', 'dealership');
+const email = option('email', 'owner@dealership.test');
+const password = option('password', 'Dealership-e2e-1');
+const screenshot = option('screenshot');
+const packagePrefix = 'n8n-nodes-lead-conversations.';
+
+/** Progress on stderr, so a run that stops tells where. */
+const step = (text) => process.stderr.write(`[node-panel-search] ${text}\n`);
+
+step('launching Chromium');
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+	args: ['--no-sandbox', '--ignore-certificate-errors'],
+});
+let page;
+try {
+	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	// A cold editor loads some 450 files; on a busy two-core machine that takes minutes.
+	page.setDefaultTimeout(180_000);
+	step(`opening ${url}/signin`);
+	await page.goto(`${url}/signin`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
+	await page.locator('input[type="email"], input[name="emailOrLdapLoginId"]').first().fill(email);
+	await page.locator('input[type="password"]').first().fill(password);
+	await page.keyboard.press('Enter');
+	await page.waitForURL((target) => !target.pathname.startsWith('/signin'), { timeout: 180_000 });
+	step('signed in');
+
+	// What the editor loads to build its node panel, fetched with the editor's own session.
+	const typesResponse = await page.request.get(`${url}/types/nodes.json`);
+	if (!typesResponse.ok()) throw new Error(`GET /types/nodes.json: ${typesResponse.status()}`);
+	const nodeTypes = (await typesResponse.json())
+		.filter((type) => type.name.startsWith(packagePrefix))
+		.map(({ name, displayName, version, group, codex }) => ({
+			name,
+			displayName,
+			version,
+			group,
+			codex,
+		}));
+
+	step(
+		`${nodeTypes.length} node types of the package in /types/nodes.json; opening a new workflow`,
+	);
+	await page.goto(`${url}/workflow/new`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
+	// A new workflow opens the node panel by itself ("What triggers this workflow?"); the canvas's
+	// plus button opens it otherwise.
+	const search = page.getByPlaceholder('Search nodes...').first();
+	const plus = page.locator('[data-test-id="node-creator-plus-button"]').first();
+	await search.or(plus).first().waitFor({ state: 'visible', timeout: 180_000 });
+	if (!(await search.isVisible())) await plus.click();
+	await search.waitFor({ state: 'visible', timeout: 60_000 });
+	const panelTitle =
+		(await page
+			.locator('[data-test-id="node-creator"] h1, [class*="nodeCreator"] [class*="title"]')
+			.first()
+			.textContent()
+			.catch(() => '')) ?? '';
+	step(`node panel open${panelTitle ? `: "${panelTitle.trim()}"` : ''}`);
+	step(`typing "${query}" into the node panel search`);
+	await search.pressSequentially(query, { delay: 50 });
+	const panel = page.locator('[data-test-id="node-creator"]').first();
+	const names = () =>
+		panel
+			.locator('[data-test-id="item-iterator-item"] [data-test-id="node-creator-item-name"]')
+			.allTextContents()
+			.then((texts) => texts.map((text) => text.trim()));
+	await panel
+		.locator('[data-test-id="node-creator-item-name"]')
+		.first()
+		.waitFor({ state: 'visible', timeout: 60_000 })
+		.catch(() => {});
+	// Let the list settle after the last keystroke.
+	await page.waitForTimeout(1_000);
+	const listed = await names();
+	step(`listed: ${listed.join(', ') || 'nothing'}`);
+
+	// n8n shows an action node and the trigger of the same app as one entry; opening it lists
+	// the trigger's events under Triggers and the action node's operations under Actions.
+	let opened;
+	const entry = panel
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Lead Conversations\s*$/ })
+		.first();
+	if (await entry.isVisible()) {
+		await entry.click();
+		const categories = panel.locator('[data-test-id="node-creator-category-item"]');
+		await categories.first().waitFor({ state: 'visible', timeout: 60_000 });
+		// A section's items are the names that appear or vanish when its header is clicked.
+		const sections = {};
+		for (const title of (await categories.allTextContents()).map((text) => text.trim())) {
+			const header = categories.filter({ hasText: title }).first();
+			const before = await names();
+			await header.click();
+			await page.waitForTimeout(1_000);
+			const after = await names();
+			const items = [
+				...after.filter((name) => !before.includes(name)),
+				...before.filter((name) => !after.includes(name)),
+			];
+			if (after.length < before.length) {
+				await header.click();
+				await page.waitForTimeout(500);
+			}
+			sections[title] = items.filter((name) => name !== 'Lead Conversations');
+		}
+		opened = { name: 'Lead Conversations', sections };
+		step(`opened: ${JSON.stringify(sections)}`);
+	}
+	if (screenshot) await page.screenshot({ path: resolve(screenshot) });
+	process.stdout.write(`${JSON.stringify({ query, listed, opened, nodeTypes })}\n`);
+} catch (error) {
+	if (screenshot && page) {
+		await page.screenshot({ path: resolve(screenshot) }).catch(() => {});
+		step(`failed; the page as it was: ${resolve(screenshot)}`);
+	}
+	throw error;
+} finally {
+	await browser.close();
+}
