@@ -6,7 +6,9 @@ import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { agentOperations } from './agent/Agent.resource';
 import { conversationOperations } from './conversation/Conversation.resource';
+import { eventOperations } from './event/Event.resource';
 import { leadOperations } from './lead/Lead.resource';
+import { webhookSubscriptionOperations } from './webhookSubscription/WebhookSubscription.resource';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 
@@ -14,7 +16,14 @@ const operations: Record<string, Record<string, { execute: Operation }>> = {
 	lead: leadOperations,
 	conversation: conversationOperations,
 	agent: agentOperations,
+	webhookSubscription: webhookSubscriptionOperations,
 };
+
+/** Operations that take all items at once and fill the node's outputs themselves. */
+const wholeInputOperations: Record<
+	string,
+	Record<string, { execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> }>
+> = { event: eventOperations };
 
 function errorItem(error: Error & { description?: string | null; httpCode?: string | null }) {
 	const json: IDataObject = { error: error.message };
@@ -27,6 +36,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
+	const wholeInput = wholeInputOperations[resource]?.[operation]?.execute;
+	if (wholeInput) return await wholeInput.call(this);
 	const run = operations[resource]?.[operation]?.execute;
 	if (!run) {
 		throw new NodeOperationError(
