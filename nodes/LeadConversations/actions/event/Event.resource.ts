@@ -14,7 +14,7 @@ export const eventDescription: INodeProperties[] = [
 				name: 'Verify',
 				value: 'verify',
 				description:
-					"Check a delivery received by a Webhook node: signature, replay window and duplicates, then output the event as the trigger does",
+					'Check a delivery received by a Webhook node: signature, replay window and duplicates, then output the event as the trigger does',
 				action: 'Verify a webhook event',
 			},
 		],

@@ -18,7 +18,7 @@ export const SIGNING_SECRET_CREDENTIAL = 'leadConversationsSigningSecretApi';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			"Put this node right after a Webhook node (POST, Raw Body on in its options, Respond: Immediately), so the service gets its answer at once and this node sees the exact bytes it signed",
+			'Put this node right after a Webhook node (POST, Raw Body on in its options, Respond: Immediately), so the service gets its answer at once and this node sees the exact bytes it signed',
 		name: 'verifyNotice',
 		type: 'notice',
 		default: '',

@@ -18,7 +18,7 @@ export const webhookSubscriptionDescription: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				description:
-					'Subscribe an https:// URL (a Webhook node\'s production URL) to events; the output holds the signing secret, shown only this once',
+					"Subscribe an https:// URL (a Webhook node's production URL) to events; the output holds the signing secret, shown only this once",
 				action: 'Create a webhook subscription',
 			},
 			{
