@@ -26,10 +26,10 @@ export function replayWindowProblem(
 	}
 	const ageMs = now - occurredAt;
 	if (ageMs > windowMinutes * 60_000) {
-		return `The event occurred ${Math.round(ageMs / 60_000)} minutes ago, more than the replay window of ${windowMinutes} minutes`;
+		return `The event occurred ${Math.ceil(ageMs / 60_000)} minutes ago, more than the replay window of ${windowMinutes} minutes`;
 	}
 	if (-ageMs > ALLOWED_CLOCK_AHEAD_MS) {
-		return `The event's timestamp is ${Math.round(-ageMs / 60_000)} minutes in the future`;
+		return `The event's timestamp is ${Math.ceil(-ageMs / 60_000)} minutes in the future`;
 	}
 	return undefined;
 }
