@@ -43,13 +43,27 @@ test('the node is "Lead Conversations", usable as a tool, with operation and res
 	expect(description.usableAsTool).toBe(true);
 	expect(description.subtitle).toContain('$parameter["operation"]');
 	expect(description.subtitle).toContain('$parameter["resource"]');
-	expect(description.credentials).toEqual([{ name: 'leadConversationsApi', required: true }]);
+	// The API key for every resource but Event; Event: Verify needs only the signing secret.
+	expect(description.credentials).toEqual([
+		{
+			name: 'leadConversationsApi',
+			required: true,
+			displayOptions: { hide: { resource: ['event'] } },
+		},
+		expect.objectContaining({
+			name: 'leadConversationsSigningSecretApi',
+			required: true,
+			displayOptions: { show: { resource: ['event'] } },
+		}),
+	]);
 });
 
 test.each([
 	['lead', ['create', 'get', 'getAll', 'update']],
 	['conversation', ['get', 'getAll', 'sendMessage']],
 	['agent', ['get', 'getAll', 'update']],
+	['event', ['verify']],
+	['webhookSubscription', ['create', 'delete', 'get']],
 ])(
 	'%s offers exactly %p, each with an action and a description for AI tools',
 	(resource, operations) => {
@@ -59,7 +73,7 @@ test.each([
 		const options = operation.options as INodePropertyOptions[];
 		expect(options.map((o) => o.value).sort()).toEqual([...operations].sort());
 		for (const option of options) {
-			expect(option.action).toMatch(/^(Create|Get|Update|Send) /);
+			expect(option.action).toMatch(/^(Create|Get|Update|Send|Delete|Verify) /);
 			expect((option.description ?? '').length).toBeGreaterThan(30);
 		}
 	},
