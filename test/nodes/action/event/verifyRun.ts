@@ -100,7 +100,11 @@ export async function runVerify(
 	deliveries: Delivery[],
 	options: VerifyRunOptions = {},
 ): Promise<RunResult> {
-	const parameters = { resource: 'event', operation: 'verify', ...options.parameters };
+	const parameters: INodeParameters = {
+		resource: 'event',
+		operation: 'verify',
+		...options.parameters,
+	};
 	const twoOutputs = parameters.rejected !== 'error';
 	return await runWorkflow(
 		{
