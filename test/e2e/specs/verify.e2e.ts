@@ -22,18 +22,18 @@ import {
 	writeWorkflowFiles,
 } from '../../../harness/real-n8n/setup';
 import { makeSelfSignedCertificate, type Certificate } from '../../../harness/real-n8n/tls';
-import {
-	SIGNING_SECRET_CREDENTIAL_TYPE,
-	verifyWorkflow,
-} from '../../../harness/real-n8n/verifyWorkflows';
+import { examplesDir } from '../../../harness/real-n8n/paths';
+import { SIGNING_SECRET_CREDENTIAL_TYPE } from '../../../harness/real-n8n/verifyWorkflows';
 import { freePort } from '../../../harness/support/ports';
 
-// Deliveries received by n8n's own Webhook node and checked by Event: Verify, in a real n8n over
-// HTTPS. The endpoint is added the way the service's dashboard does (a subscription whose secret
-// the user pastes into the signing-secret credential); the sandbox delivers to it.
+// The example "verify events received by a Webhook node" in a real n8n over HTTPS: n8n's own
+// Webhook node receives the deliveries and Event: Verify checks them. The endpoint is added the
+// way the service's dashboard does (a subscription whose secret the user pastes into the
+// signing-secret credential); the sandbox delivers to it.
 
-const WORKFLOW = 'LcE2eVerify00001';
-const PATH = 'lead-events-verify';
+const EXAMPLE = 'verified-webhook-events.json';
+const WORKFLOW = 'LcExampleVerify';
+const PATH = 'lead-events-verified';
 const SECRET_CREDENTIAL = { id: 'LcSigningSecret01', name: 'Lead Conversations signing secret' };
 
 let sandbox: RunningSandbox;
@@ -89,12 +89,7 @@ beforeAll(async () => {
 		]),
 	);
 	await n8nCli(userFolder, ['import:credentials', `--input=${credentials}`]);
-	await importWorkflows(
-		userFolder,
-		writeWorkflowFiles(userFolder, [
-			verifyWorkflow({ id: WORKFLOW, path: PATH, secret: SECRET_CREDENTIAL }),
-		]),
-	);
+	await importWorkflows(userFolder, [join(examplesDir, EXAMPLE)]);
 	certificate = await makeSelfSignedCertificate(userFolder);
 	await startAndSignIn();
 	const res = await api.request('POST', `/workflows/${WORKFLOW}/activate`);
