@@ -16,11 +16,7 @@ import {
 	startN8n,
 	type N8nServer,
 } from '../../../harness/real-n8n/n8n-server';
-import {
-	importWorkflows,
-	prepareUserFolder,
-	writeWorkflowFiles,
-} from '../../../harness/real-n8n/setup';
+import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
 import { makeSelfSignedCertificate, type Certificate } from '../../../harness/real-n8n/tls';
 import { examplesDir } from '../../../harness/real-n8n/paths';
 import { SIGNING_SECRET_CREDENTIAL_TYPE } from '../../../harness/real-n8n/verifyWorkflows';
