@@ -67,7 +67,7 @@ export const config = {
 			/** Deliveries in flight at once: one at a time, and several. */
 			concurrencies: [1, 8],
 			/** Deliveries per measured burst and workflow. */
-			deliveries: QUICK ? 40 : 200,
+			deliveries: QUICK ? 40 : 100,
 			rounds: QUICK ? 1 : 3,
 			bodyBytes: 1_024,
 		},

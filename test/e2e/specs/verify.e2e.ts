@@ -1,4 +1,4 @@
-import { writeFileSync } from 'fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
@@ -16,7 +16,7 @@ import {
 	startN8n,
 	type N8nServer,
 } from '../../../harness/real-n8n/n8n-server';
-import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
+import { prepareUserFolder } from '../../../harness/real-n8n/setup';
 import { makeSelfSignedCertificate, type Certificate } from '../../../harness/real-n8n/tls';
 import { examplesDir } from '../../../harness/real-n8n/paths';
 import { SIGNING_SECRET_CREDENTIAL_TYPE } from '../../../harness/real-n8n/verifyWorkflows';
@@ -84,14 +84,22 @@ beforeAll(async () => {
 			},
 		]),
 	);
-	await n8nCli(userFolder, ['import:credentials', `--input=${credentials}`]);
-	await importWorkflows(userFolder, [join(examplesDir, EXAMPLE)]);
+	// Generous: each CLI command boots most of n8n, which takes long on a busy machine.
+	await n8nCli(userFolder, ['import:credentials', `--input=${credentials}`], {
+		timeoutMs: 300_000,
+	});
+	const workflows = join(userFolder, 'workflows-to-import');
+	mkdirSync(workflows, { recursive: true });
+	copyFileSync(join(examplesDir, EXAMPLE), join(workflows, EXAMPLE));
+	await n8nCli(userFolder, ['import:workflow', '--separate', `--input=${workflows}`], {
+		timeoutMs: 300_000,
+	});
 	certificate = await makeSelfSignedCertificate(userFolder);
 	await startAndSignIn();
 	const res = await api.request('POST', `/workflows/${WORKFLOW}/activate`);
 	expect(res.status).toBe(200);
 	await waitForTriggerStatus(userFolder, WORKFLOW);
-}, 240_000);
+}, 900_000);
 
 afterAll(async () => {
 	await n8n?.stop();
