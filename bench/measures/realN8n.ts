@@ -125,6 +125,8 @@ export async function realN8n(
 			const nodeOptions = process.env.BENCH_N8N_NODE_OPTIONS;
 			const n8n = await startN8n({
 				userFolder,
+				// A shared, busy machine can take minutes to start n8n.
+				readyTimeoutMs: 300_000,
 				env: { ...configuration.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
 			});
 			try {

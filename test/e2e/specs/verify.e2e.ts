@@ -52,7 +52,7 @@ async function subscribe(url: string): Promise<{ id: string; secret: string }> {
 }
 
 async function startAndSignIn(): Promise<void> {
-	n8n = await startN8n({ userFolder, certificate, port });
+	n8n = await startN8n({ userFolder, certificate, port, readyTimeoutMs: 300_000 });
 	if (!apiKey) apiKey = await (await N8nSession.signIn(n8n)).createApiKey();
 	api = new N8nPublicApi(n8n, apiKey);
 }
