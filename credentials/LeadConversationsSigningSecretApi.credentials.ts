@@ -7,9 +7,8 @@ import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 export class LeadConversationsSigningSecretApi implements ICredentialType {
 	name = 'leadConversationsSigningSecretApi';
 
-	// The name says what the user pastes here; there is no API behind it.
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
-	displayName = 'Lead Conversations Signing Secret';
+	// n8n's community-package scan requires credential names to end in "API".
+	displayName = 'Lead Conversations Signing Secret API';
 
 	icon: Icon = {
 		light: 'file:../icons/leadConversations.svg',

@@ -106,7 +106,7 @@ async function readSettings(context: IExecuteFunctions): Promise<Settings> {
 	if (typeof signingSecret !== 'string' || signingSecret === '') {
 		throw new NodeOperationError(
 			context.getNode(),
-			'The Lead Conversations Signing Secret credential has no Signing Secret',
+			'The Lead Conversations Signing Secret API credential has no Signing Secret',
 		);
 	}
 	const options = collection.call(context, 'options', 0);
