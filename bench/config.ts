@@ -70,8 +70,8 @@ export const config = {
 	},
 	realN8n: {
 		webhooks: {
-			/** Deliveries in flight at once. */
-			concurrency: 8,
+			/** Deliveries in flight at once: one at a time, and several. */
+			concurrencies: [1, 8],
 			/** Deliveries per measured burst and workflow. */
 			deliveries: QUICK ? 40 : 100,
 			rounds: QUICK ? 1 : 3,
@@ -92,4 +92,8 @@ export const targets = {
 	/** Retained heap per output byte at the larger size ÷ at the smaller one. */
 	linearityBand: [0.8, 1.25] as const,
 	webhookThroughputRatio: 0.9,
+	/** Webhook → Verify ÷ Webhook → Crypto → IF, with n8n's defaults. */
+	verifyVsChainRatio: 0.9,
+	/** Trigger ÷ Webhook → Crypto → IF when both pay n8n's expression isolate. */
+	triggerVsChainEqualTerms: 1.0,
 };

@@ -1,7 +1,7 @@
 // The measures that run in the real n8n of the end-to-end suite (Node 24 + n8n), with the packed
 // package installed as a community package:
 //   2b/3b  Return All of 20,000 leads: our node and the HTTP Request node, in n8n itself;
-//   6b     deliveries per second through the trigger against n8n's plain Webhook node.
+//   6b     deliveries per second: Webhook → Verify, the trigger, Webhook → Crypto → IF, Webhook alone.
 // When that install is missing, both are reported as pending instead of installing 2 GiB of n8n.
 // Runs in the bench's main process: it starts n8n, and the replay server n8n reads from.
 
@@ -75,6 +75,7 @@ export async function realN8n(
 		log('real n8n: building and packing the package');
 		const tarball = process.env.LC_E2E_TARBALL ?? (await packPrivately(workDir));
 		const userFolder = mkdtempSync(join(workDir, 'user-'));
+		const signingSecret = randomBytes(32).toString('hex');
 		await prepareN8nUserFolder(userFolder, tarball, [
 			{
 				...CREDENTIALS.ours,
@@ -86,9 +87,14 @@ export async function realN8n(
 				type: 'httpHeaderAuth',
 				data: { name: 'X-API-Key', value: apiKey },
 			},
+			{
+				...CREDENTIALS.signingSecret,
+				type: 'leadConversationsSigningSecretApi',
+				data: { signingSecret },
+			},
+			{ ...CREDENTIALS.crypto, type: 'crypto', data: { hmacSecret: signingSecret } },
 		]);
 		const paths = newBenchPaths();
-		const signingSecret = randomBytes(32).toString('hex');
 		const triggerVersion = newestNodeVersion(
 			userFolder,
 			'LeadConversationsTrigger/LeadConversationsTrigger.node.js',
@@ -119,6 +125,8 @@ export async function realN8n(
 			const nodeOptions = process.env.BENCH_N8N_NODE_OPTIONS;
 			const n8n = await startN8n({
 				userFolder,
+				// A shared, busy machine can take minutes to start n8n.
+				readyTimeoutMs: 300_000,
 				env: { ...configuration.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
 			});
 			try {
@@ -159,8 +167,13 @@ export async function realN8n(
 					rounds: await measureWebhookThroughput({
 						pid,
 						userFolder,
-						triggerUrl: webhook(`${paths.triggerWebhookId}/webhook`),
-						webhookUrl: webhook(paths.webhookPath),
+						urls: {
+							verify: webhook(paths.verifyPath),
+							trigger: webhook(`${paths.triggerWebhookId}/webhook`),
+							chain: webhook(paths.chainPath),
+							webhook: webhook(paths.webhookPath),
+						},
+						workflowIds: WORKFLOW_IDS,
 						signingSecret,
 						args: args.webhooks,
 						log,

@@ -25,10 +25,12 @@ export interface SignatureRow {
 }
 
 /** An event body of about `bytes` bytes, unique by `sequence`. */
-export function eventOfSize(bytes: number, sequence: number): Buffer {
+export function eventOfSize(bytes: number, sequence: number, timestamp?: string): Buffer {
 	const base = {
 		event: 'lead.qualified',
-		timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, sequence % 60, sequence % 1000)).toISOString(),
+		timestamp:
+			timestamp ??
+			new Date(Date.UTC(2026, 0, 1, 0, 0, sequence % 60, sequence % 1000)).toISOString(),
 		organization_id: 'org_alpha',
 		data: {
 			id: `lead_${sequence.toString(16).padStart(16, '0')}`,

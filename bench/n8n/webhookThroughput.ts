@@ -1,7 +1,9 @@
-// 6b. Deliveries per second through the Lead Conversations Trigger inside the real n8n, against
-// n8n's plain Webhook node on the same instance: bursts of signed deliveries to one workflow at
-// a time, alternating, and the whole path timed from n8n's own database (the executions'
-// start and stop), not only the answers.
+// 6b. Deliveries per second inside the real n8n through four paths on one instance: Webhook →
+// Event: Verify → No Operation, the Lead Conversations Trigger → No Operation, the check users
+// build without the package (Webhook → Crypto → IF → No Operation) and Webhook → No Operation.
+// Bursts of signed deliveries to one workflow at a time, order rotated, one at a time and several
+// in flight, and the whole path timed from n8n's own database (the executions' start and stop),
+// not only the answers.
 
 import { createHmac } from 'crypto';
 import { Agent, request } from 'http';
@@ -9,10 +11,13 @@ import { Agent, request } from 'http';
 import { queryN8nDatabase } from '../../harness/real-n8n/sqlite';
 import { eventOfSize } from '../measures/signature';
 import { waitUntilIdle } from './install';
-import { WORKFLOW_IDS } from './workflows';
+
+export const DELIVERY_PATHS = ['verify', 'trigger', 'chain', 'webhook'] as const;
+export type DeliveryPath = (typeof DELIVERY_PATHS)[number];
 
 export interface WebhookThroughputArgs {
-	concurrency: number;
+	/** Deliveries in flight at once; each level is measured for every path. */
+	concurrencies: number[];
 	/** Deliveries per measured burst. */
 	deliveries: number;
 	rounds: number;
@@ -36,8 +41,9 @@ export interface Burst {
 }
 
 export interface ThroughputRound {
-	trigger: Burst;
-	webhook: Burst;
+	round: number;
+	concurrency: number;
+	bursts: Record<DeliveryPath, Burst>;
 }
 
 type SentBurst = Pick<Burst, 'ok' | 'failed' | 'answeredMs' | 'startedAt'>;
@@ -90,7 +96,13 @@ async function burst(
 	const send = async () => {
 		while (left > 0) {
 			left--;
-			const status = await post(eventOfSize(sender.args.bodyBytes, ++sender.sequence.next));
+			// Timestamped now: the Verify path refuses events outside its replay window.
+			const body = eventOfSize(
+				sender.args.bodyBytes,
+				++sender.sequence.next,
+				new Date().toISOString(),
+			);
+			const status = await post(body);
 			if (status >= 200 && status < 300) ok++;
 			else failed++;
 		}
@@ -158,59 +170,74 @@ function completeBurst(
 export async function measureWebhookThroughput(options: {
 	pid: number;
 	userFolder: string;
-	triggerUrl: string;
-	webhookUrl: string;
+	urls: Record<DeliveryPath, string>;
+	workflowIds: Record<DeliveryPath, string>;
 	signingSecret: string;
 	args: WebhookThroughputArgs;
 	log: (line: string) => void;
 }): Promise<ThroughputRound[]> {
-	const { args, pid } = options;
+	const { args, pid, urls } = options;
 	const sender: Sender = { signingSecret: options.signingSecret, args, sequence: { next: 0 } };
 	const warmUpCount = Math.max(10, Math.round(args.deliveries / 5));
-	for (const url of [options.triggerUrl, options.webhookUrl]) {
-		await waitUntilAccepting(url, sender);
-		const check = await burst(url, sender, warmUpCount, args.concurrency);
+	for (const path of DELIVERY_PATHS) {
+		await waitUntilAccepting(urls[path], sender);
+		const check = await burst(urls[path], sender, warmUpCount, Math.max(...args.concurrencies));
 		if (check.ok === 0)
-			throw new Error(`Deliveries to ${url} are refused (${check.failed} failed)`);
+			throw new Error(`Deliveries to ${urls[path]} are refused (${check.failed} failed)`);
 		await waitUntilIdle(pid);
 	}
-	const one = async (url: string) => {
-		const sent = await burst(url, sender, args.deliveries, args.concurrency);
-		await waitUntilIdle(pid);
-		return sent;
-	};
-	const sent: Array<{ trigger: SentBurst; webhook: SentBurst; end: number }> = [];
+	const sent: Array<{ round: number; concurrency: number; path: DeliveryPath; sent: SentBurst }> =
+		[];
+	let turn = 0;
 	for (let round = 0; round < args.rounds; round++) {
-		options.log(`6b: round ${round + 1} of ${args.rounds}`);
-		// Alternate which goes first, so that a drift of the machine does not favour one.
-		if (round % 2 === 0) {
-			const trigger = await one(options.triggerUrl);
-			const webhook = await one(options.webhookUrl);
-			sent.push({ trigger, webhook, end: Date.now() });
-		} else {
-			const webhook = await one(options.webhookUrl);
-			const trigger = await one(options.triggerUrl);
-			sent.push({ trigger, webhook, end: Date.now() });
+		for (const concurrency of args.concurrencies) {
+			options.log(`6b: round ${round + 1} of ${args.rounds}, ${concurrency} in flight`);
+			// Rotate which path goes first, so that a drift of the machine favours none.
+			const order = DELIVERY_PATHS.map(
+				(_, i) => DELIVERY_PATHS[(i + turn) % DELIVERY_PATHS.length],
+			);
+			turn++;
+			for (const path of order) {
+				const one = await burst(urls[path], sender, args.deliveries, concurrency);
+				await waitUntilIdle(pid);
+				sent.push({ round, concurrency, path, sent: one });
+			}
 		}
 	}
+	const end = Date.now();
+	const ids = DELIVERY_PATHS.map((path) => options.workflowIds[path]);
 	const rows = await queryN8nDatabase<ExecutionRow>(
 		options.userFolder,
-		'SELECT workflowId, startedAt, stoppedAt, status FROM execution_entity WHERE workflowId IN (?, ?)',
-		[WORKFLOW_IDS.trigger, WORKFLOW_IDS.webhook],
+		`SELECT workflowId, startedAt, stoppedAt, status FROM execution_entity WHERE workflowId IN (${ids.map(() => '?').join(', ')})`,
+		ids,
 	);
 	// n8n is idle before the next burst starts, so a burst's executions all start before it.
-	return sent.map((round) => ({
-		trigger: completeBurst(
-			round.trigger,
+	const completed = sent.map((entry, index) => ({
+		...entry,
+		burst: completeBurst(
+			entry.sent,
 			rows,
-			WORKFLOW_IDS.trigger,
-			round.trigger.startedAt < round.webhook.startedAt ? round.webhook.startedAt : round.end,
-		),
-		webhook: completeBurst(
-			round.webhook,
-			rows,
-			WORKFLOW_IDS.webhook,
-			round.webhook.startedAt < round.trigger.startedAt ? round.trigger.startedAt : round.end,
+			options.workflowIds[entry.path],
+			sent[index + 1]?.sent.startedAt ?? end,
 		),
 	}));
+	const rounds: ThroughputRound[] = [];
+	for (let round = 0; round < args.rounds; round++) {
+		for (const concurrency of args.concurrencies) {
+			const of = (path: DeliveryPath) =>
+				completed.find(
+					(entry) =>
+						entry.round === round && entry.concurrency === concurrency && entry.path === path,
+				)!.burst;
+			rounds.push({
+				round,
+				concurrency,
+				bursts: Object.fromEntries(DELIVERY_PATHS.map((path) => [path, of(path)])) as Record<
+					DeliveryPath,
+					Burst
+				>,
+			});
+		}
+	}
+	return rounds;
 }

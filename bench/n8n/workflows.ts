@@ -4,16 +4,21 @@
 import { randomUUID } from 'crypto';
 
 import { actionNodeType, triggerNodeType } from '../../harness/real-n8n/paths';
+import { diyChainWorkflow, verifyWorkflow } from '../../harness/real-n8n/verifyWorkflows';
 import { httpRequestParameters, type Target } from '../lib/clients';
 
 export const CREDENTIALS = {
 	ours: { id: 'LcBenchCredential1', name: 'Lead Conversations account' },
 	headerAuth: { id: 'LcBenchHeaderAuth1', name: 'Header Auth account' },
+	signingSecret: { id: 'LcBenchSigning001', name: 'Lead Conversations signing secret' },
+	crypto: { id: 'LcBenchCrypto0001', name: 'Crypto account' },
 };
 
 export const WORKFLOW_IDS = {
 	trigger: 'LcBenchTrigger001',
 	webhook: 'LcBenchWebhook001',
+	verify: 'LcBenchVerify0001',
+	chain: 'LcBenchDiyChain01',
 	empty: 'LcBenchActEmpty01',
 	node: 'LcBenchActNode001',
 	http: 'LcBenchActHttp001',
@@ -55,6 +60,17 @@ function webhookNode(path: string, responseMode: 'onReceived' | 'lastNode') {
 	};
 }
 
+function noOp() {
+	return {
+		id: randomUUID(),
+		name: 'No Operation, do nothing',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: {},
+	};
+}
+
 function after(first: string, second: string) {
 	return { [first]: { main: [[{ node: second, type: 'main', index: 0 }]] } };
 }
@@ -62,6 +78,8 @@ function after(first: string, second: string) {
 export interface BenchPaths {
 	triggerWebhookId: string;
 	webhookPath: string;
+	verifyPath: string;
+	chainPath: string;
 	emptyPath: string;
 	nodePath: string;
 	httpPath: string;
@@ -71,6 +89,8 @@ export function newBenchPaths(): BenchPaths {
 	return {
 		triggerWebhookId: randomUUID(),
 		webhookPath: randomUUID(),
+		verifyPath: randomUUID(),
+		chainPath: randomUUID(),
 		emptyPath: randomUUID(),
 		nodePath: randomUUID(),
 		httpPath: randomUUID(),
@@ -106,17 +126,36 @@ export function benchWorkflows(options: {
 					},
 					credentials: { leadConversationsApi: CREDENTIALS.ours },
 				},
+				noOp(),
 			],
-			{},
+			after('Lead Conversations Trigger', 'No Operation, do nothing'),
 			{ executionOrder: 'v1' },
 		),
 		workflow(
 			WORKFLOW_IDS.webhook,
 			'Bench: plain Webhook node',
-			[webhookNode(paths.webhookPath, 'onReceived')],
-			{},
+			[webhookNode(paths.webhookPath, 'onReceived'), noOp()],
+			after('Webhook', 'No Operation, do nothing'),
 			{ executionOrder: 'v1' },
 		),
+		// 6b: the same deliveries on n8n's Webhook node, checked by Event: Verify or by hand.
+		{
+			...verifyWorkflow({
+				id: WORKFLOW_IDS.verify,
+				path: paths.verifyPath,
+				secret: CREDENTIALS.signingSecret,
+				actionVersion: options.actionVersion,
+			}),
+			name: 'Bench: Webhook → Verify',
+		},
+		{
+			...diyChainWorkflow({
+				id: WORKFLOW_IDS.chain,
+				path: paths.chainPath,
+				crypto: CREDENTIALS.crypto,
+			}),
+			name: 'Bench: Webhook → Crypto → IF',
+		},
 		// 2b and 3b: Return All in n8n itself, answered when the run ends.
 		workflow(
 			WORKFLOW_IDS.empty,

@@ -9,9 +9,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from '../shared/constants';
 import { agentDescription } from './actions/agent/Agent.resource';
 import { conversationDescription } from './actions/conversation/Conversation.resource';
+import { eventDescription } from './actions/event/Event.resource';
+import { actionNodeOutputs } from './actions/event/outputs';
+import { leadConversationsSigningSecretTest } from './actions/event/signingSecretTest';
 import { leadDescription } from './actions/lead/Lead.resource';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from './actions/tool.descriptions';
+import { webhookSubscriptionDescription } from './actions/webhookSubscription/WebhookSubscription.resource';
 import { listSearch } from './methods';
 
 export class LeadConversations implements INodeType {
@@ -30,8 +34,17 @@ export class LeadConversations implements INodeType {
 		defaults: { name: 'Lead Conversations' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		outputs: actionNodeOutputs,
+		// Verifying a delivery needs its endpoint's signing secret, not access to the service.
+		credentials: [
+			{ name: CREDENTIAL_NAME, required: true, displayOptions: { hide: { resource: ['event'] } } },
+			{
+				name: 'leadConversationsSigningSecretApi',
+				required: true,
+				testedBy: 'leadConversationsSigningSecretTest',
+				displayOptions: { show: { resource: ['event'] } },
+			},
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -45,7 +58,17 @@ export class LeadConversations implements INodeType {
 						value: 'conversation',
 						description: 'Conversations with leads and their messages',
 					},
+					{
+						name: 'Event',
+						value: 'event',
+						description: 'Webhook deliveries received by a Webhook node',
+					},
 					{ name: 'Lead', value: 'lead', description: 'Sales prospects of the dealership' },
+					{
+						name: 'Webhook Subscription',
+						value: 'webhookSubscription',
+						description: 'Endpoints the service delivers events to',
+					},
 				],
 				default: 'lead',
 			},
@@ -53,10 +76,12 @@ export class LeadConversations implements INodeType {
 			...conversationDescription,
 			...agentDescription,
 			...toolDescriptionProperties,
+			...eventDescription,
+			...webhookSubscriptionDescription,
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, credentialTest: { leadConversationsSigningSecretTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -6,8 +6,10 @@ import { NodeApiError, NodeError, NodeOperationError } from 'n8n-workflow';
 
 import { agentOperations } from './agent/Agent.resource';
 import { conversationOperations } from './conversation/Conversation.resource';
+import { eventOperations } from './event/Event.resource';
 import { leadOperations } from './lead/Lead.resource';
 import { explainForModel, isToolNode, toolContext } from './tool';
+import { webhookSubscriptionOperations } from './webhookSubscription/WebhookSubscription.resource';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
 
@@ -16,7 +18,14 @@ export const operationsByResource: Record<string, Record<string, { execute: Oper
 	lead: leadOperations,
 	conversation: conversationOperations,
 	agent: agentOperations,
+	webhookSubscription: webhookSubscriptionOperations,
 };
+
+/** Operations that take all items at once and fill the node's outputs themselves. */
+export const wholeInputOperations: Record<
+	string,
+	Record<string, { execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> }>
+> = { event: eventOperations };
 
 function errorItem(error: Error & { description?: string | null; httpCode?: string | null }) {
 	const json: IDataObject = { error: error.message };
@@ -29,6 +38,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
+	const wholeInput = wholeInputOperations[resource]?.[operation]?.execute;
+	if (wholeInput) return await wholeInput.call(this);
 	const run = operationsByResource[resource]?.[operation]?.execute;
 	if (!run) {
 		throw new NodeOperationError(

@@ -295,6 +295,8 @@ test('every example in examples/ is one of the workflows this suite runs', () =>
 		'leads-to-spreadsheet.json',
 		'qualified-lead-round-robin.json',
 		'stalled-conversation-nudge.json',
+		// Run by verify.e2e.ts.
+		'verified-webhook-events.json',
 	]);
 	const ids = files.map((file) => example(file).id);
 	for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9]{1,21}$/);

@@ -9,7 +9,10 @@ import {
 	LEAD_STATUSES,
 } from '../../../nodes/shared/constants';
 import { LeadConversations } from '../../../nodes/LeadConversations/LeadConversations.node';
-import { operationsByResource } from '../../../nodes/LeadConversations/actions/router';
+import {
+	operationsByResource,
+	wholeInputOperations,
+} from '../../../nodes/LeadConversations/actions/router';
 
 const description = new LeadConversations().description;
 
@@ -44,10 +47,24 @@ test('the node is "Lead Conversations", usable as a tool, with operation and res
 	expect(description.usableAsTool).toBe(true);
 	expect(description.subtitle).toContain('$parameter["operation"]');
 	expect(description.subtitle).toContain('$parameter["resource"]');
-	expect(description.credentials).toEqual([{ name: 'leadConversationsApi', required: true }]);
+	// The API key for every resource but Event; Event: Verify needs only the signing secret.
+	expect(description.credentials).toEqual([
+		{
+			name: 'leadConversationsApi',
+			required: true,
+			displayOptions: { hide: { resource: ['event'] } },
+		},
+		expect.objectContaining({
+			name: 'leadConversationsSigningSecretApi',
+			required: true,
+			displayOptions: { show: { resource: ['event'] } },
+		}),
+	]);
 });
 
-const resources = Object.keys(operationsByResource);
+// Per-item operations and those that take the whole input (Event: Verify), as the router runs them.
+const allOperations = { ...operationsByResource, ...wholeInputOperations };
+const resources = Object.keys(allOperations);
 
 test('the Resource dropdown offers exactly the resources the node runs', () => {
 	const resource = description.properties.find((p) => p.name === 'resource')!;
@@ -62,16 +79,16 @@ test.each(resources)(
 		)!;
 		const options = operation.options as INodePropertyOptions[];
 		expect(options.map((o) => o.value).sort()).toEqual(
-			Object.keys(operationsByResource[resource]).sort(),
+			Object.keys(allOperations[resource]).sort(),
 		);
 		for (const option of options) {
-			expect(option.action).toMatch(/^(Create|Get|Update|Send) /);
+			expect(option.action).toMatch(/^(Create|Get|Update|Send|Delete|Verify) /);
 			expect((option.description ?? '').length).toBeGreaterThan(30);
 		}
 	},
 );
 
-test.each(resources.filter((resource) => 'getAll' in operationsByResource[resource]))(
+test.each(resources.filter((resource) => 'getAll' in allOperations[resource]))(
 	'%s Get Many has Return All and Limit (min 1)',
 	(resource) => {
 		expect(field(resource, 'getAll', 'returnAll').default).toBe(false);

@@ -1,12 +1,15 @@
 import { existsSync } from 'fs';
 import { join } from 'path';
 
-import { operationsByResource } from '../../../nodes/LeadConversations/actions/router';
+import {
+	operationsByResource,
+	wholeInputOperations,
+} from '../../../nodes/LeadConversations/actions/router';
 
 // The focused tests mirror the source: actions/<resource>/<op>.operation.ts is tested by
 // <resource>/<op>.test.ts next to this file, which `npx jest test/nodes/action/<resource>/<op>`
 // runs alone.
-const operations = Object.entries(operationsByResource).flatMap(([resource, byName]) =>
+const operations = Object.entries({ ...operationsByResource, ...wholeInputOperations }).flatMap(([resource, byName]) =>
 	Object.keys(byName).map((operation) => [resource, operation] as const),
 );
 

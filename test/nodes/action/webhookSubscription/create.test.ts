@@ -1,0 +1,46 @@
+import { apiRequests, jsonOf, run, useSandbox } from '../helpers';
+
+const context = useSandbox();
+const URL = 'https://n8n.example.com/webhook/lead-events';
+
+async function create(parameters: Record<string, unknown> = {}) {
+	return await run(context.sandbox, {
+		resource: 'webhookSubscription',
+		operation: 'create',
+		url: URL,
+		events: ['lead.qualified', 'appointment.booked'],
+		...parameters,
+	});
+}
+
+describe('Webhook Subscription: Create', () => {
+	it('Create subscribes the URL and outputs the record with the signing secret the service returns once', async () => {
+		const result = await create({
+			additionalFields: { description: 'Webhook node of "Leads"', otherEvents: 'lead.assigned' },
+		});
+		expect(result.status).toBe('success');
+		const [created] = jsonOf(result);
+		const [stored] = context.sandbox.control.webhooks();
+		expect(created.id).toBe(stored.id);
+		expect(created.secret).toBe(stored.secret);
+		expect(stored).toMatchObject({
+			url: URL,
+			events: ['lead.qualified', 'appointment.booked', 'lead.assigned'],
+			description: 'Webhook node of "Leads"',
+		});
+	});
+
+	it('Create with All Events subscribes to "*" only', async () => {
+		await create({ events: ['*', 'lead.qualified'] });
+		expect(context.sandbox.control.webhooks()[0].events).toEqual(['*']);
+	});
+
+	it('Create refuses an http:// URL and an empty event list before sending anything', async () => {
+		const http = await create({ url: 'http://n8n.example.com/webhook/x' });
+		expect(http.status).toBe('error');
+		expect(http.error?.message).toMatch(/^URL must be an https:\/\/ address.*\[item 0\]$/);
+		const none = await create({ events: '={{ [] }}' });
+		expect(none.error?.message).toMatch(/^Events must name at least one event/);
+		expect(apiRequests(context.sandbox, '/v1/webhooks')).toHaveLength(0);
+	});
+});
