@@ -86,10 +86,11 @@ function forward(
 	});
 }
 
-/** Errors that mean "nobody listens there right now": try the next process. */
+/** Nobody listens there (a process restarting): try the next one. A request cut after it was
+ * sent is not sent again (a POST may have been handled): the caller gets 502, as from nginx. */
 function isUnreachable(error: unknown): boolean {
 	const code = (error as NodeJS.ErrnoException).code;
-	return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE';
+	return code === 'ECONNREFUSED';
 }
 
 export async function startBalancer(options: BalancerOptions): Promise<Balancer> {
