@@ -19,12 +19,14 @@ import type { RateLimitedClient, RateLimitedResult } from './measures/rateLimite
 import { realN8n, type RealN8nResult } from './measures/realN8n';
 import type { SignatureRow } from './measures/signature';
 import { realN8nUnavailable } from './n8n/install';
+import { measureQueueThroughput, type QueueThroughputResult } from './queue/throughput';
 import {
 	economySection,
 	memorySection,
 	overheadSection,
 	rateLimitedSection,
 	returnAllInN8nSection,
+	queueSection,
 	signatureSection,
 	summarySection,
 	versusHttpSection,
@@ -47,6 +49,7 @@ interface Results {
 	memory?: MemoryResult[];
 	signature?: SignatureRow[];
 	realN8n?: Awaited<ReturnType<typeof runRealN8n>>;
+	queue?: QueueThroughputResult | { pending: string };
 }
 
 async function runRateLimited(): Promise<RateLimitedResult[]> {
@@ -108,6 +111,17 @@ async function runRealN8n(): Promise<RealN8nResult | { pending: string }> {
 	}
 }
 
+async function runQueue(): Promise<QueueThroughputResult | { pending: string }> {
+	const unavailable = realN8nUnavailable();
+	if (unavailable) return { pending: unavailable };
+	try {
+		return await measureQueueThroughput(config.queue, log);
+	} catch (error) {
+		log(`queue mode failed: ${(error as Error).stack ?? String(error)}`);
+		return { pending: `the run in queue mode failed: ${(error as Error).message.split('\n')[0]}` };
+	}
+}
+
 async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 	const started = Date.now();
 	switch (name) {
@@ -135,6 +149,10 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			log('2b, 3b and 6b: in the real n8n');
 			results.realN8n = await runRealN8n();
 			break;
+		case 'queue':
+			log('7: deliveries per second through queue mode');
+			results.queue = await runQueue();
+			break;
 	}
 	log(`${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
@@ -151,6 +169,7 @@ function sections(results: Results): Section[] {
 	if (results.memory) list.push(memorySection(results.memory));
 	if (results.signature) list.push(signatureSection(results.signature));
 	if (results.realN8n) list.push(webhooksSection(results.realN8n));
+	if (results.queue) list.push(queueSection(results.queue));
 	return list;
 }
 

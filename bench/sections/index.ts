@@ -3,6 +3,7 @@
 
 export { economySection } from './economy';
 export { memorySection } from './memory';
+export { queueSection } from './queue';
 export { overheadSection, versusHttpSection } from './overhead';
 export { rateLimitedSection } from './rateLimited';
 export { returnAllInN8nSection, signatureSection, webhooksSection } from './realN8n';

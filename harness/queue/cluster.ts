@@ -122,9 +122,11 @@ export class QueueCluster {
 		// The first CLI command also runs n8n's migrations on the empty database.
 		await this.importCredential();
 		await this.importWorkflows(this.options.workflows);
-		this.log(`database ready, ${this.options.workflows.length} workflow(s) imported`);
+		this.log(`${this.options.workflows.length} workflow(s) imported`);
 
+		this.log(`database ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 		await this.main.start();
+		this.log(`main ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 		const session = await N8nSession.signIn(this.mainServer());
 		this.apiKey = await session.createApiKey('queue');
 		this.api = new N8nPublicApi(this.mainServer(), this.apiKey);

@@ -106,7 +106,7 @@ export class N8nProcess {
 					const res = await httpCall('GET', `${this.url}/healthz/readiness`, { timeoutMs: 3_000 });
 					return res.status === 200 ? true : undefined;
 				},
-				{ timeoutMs: this.options.readyTimeoutMs ?? 120_000, intervalMs: 400 },
+				{ timeoutMs: this.options.readyTimeoutMs ?? 180_000, intervalMs: 400 },
 			);
 		} catch (error) {
 			await this.stop();
