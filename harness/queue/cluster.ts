@@ -86,6 +86,10 @@ export class QueueCluster {
 			DB_POSTGRESDB_DATABASE: this.postgres.database,
 			DB_POSTGRESDB_USER: this.postgres.user,
 			DB_POSTGRESDB_PASSWORD: '',
+			// n8n's default pool of 2 connections per process times out under bursts of
+			// deliveries on a busy machine ("timeout exceeded when trying to connect").
+			DB_POSTGRESDB_POOL_SIZE: '10',
+			DB_POSTGRESDB_CONNECTION_TIMEOUT: '60000',
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(this.redis.port),

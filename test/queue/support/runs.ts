@@ -58,7 +58,7 @@ export function tally(expectedKeys: string[], counts: Map<string, number>): RunT
  * Waits until the sink has stopped growing for `quietMs` (the workers have drained the queue)
  * and at least `atLeast` records of `kind` arrived.
  */
-export async function waitForQuiet(sink: RunSink, kind: string, atLeast: number, { quietMs = 4_000, timeoutMs = 180_000 } = {}) {
+export async function waitForQuiet(sink: RunSink, kind: string, atLeast: number, { quietMs = 4_000, timeoutMs = 120_000 } = {}) {
 	let last = -1;
 	let since = Date.now();
 	await waitFor(
