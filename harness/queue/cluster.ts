@@ -192,11 +192,12 @@ export class QueueCluster {
 		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
 	}
 
-	/** Activates through main's public API and waits for n8n's own record of the outcome. */
+	/** Activates through main's public API and waits for n8n's own record of this activation. */
 	async activate(workflowId: string): Promise<void> {
+		const before = await this.activationStamp(workflowId);
 		const res = await this.api.request('POST', `/workflows/${workflowId}/activate`);
 		if (res.status !== 200) throw new Error(`activate ${workflowId}: ${res.status} ${res.text}`);
-		await this.waitForActivation(workflowId);
+		await this.waitForActivation(workflowId, before);
 	}
 
 	async deactivate(workflowId: string): Promise<void> {
@@ -204,14 +205,28 @@ export class QueueCluster {
 		if (res.status !== 200) throw new Error(`deactivate ${workflowId}: ${res.status} ${res.text}`);
 	}
 
-	async waitForActivation(workflowId: string, timeoutMs = 30_000): Promise<void> {
+	/** When n8n last recorded an outcome for the workflow's triggers (epoch seconds, 0 when never). */
+	private async activationStamp(workflowId: string): Promise<number> {
+		const [row] = await this.postgres.query(
+			`SELECT coalesce(extract(epoch FROM max("updatedAt"))::text, '0') FROM workflow_publication_trigger_status WHERE "workflowId" = '${workflowId}'`,
+		);
+		return Number(row?.[0] ?? 0);
+	}
+
+	/**
+	 * n8n 2.41 activates asynchronously (a publication outbox) and records each trigger's
+	 * outcome, `activated` or `failed`, in workflow_publication_trigger_status: wait for an
+	 * outcome newer than `after`.
+	 */
+	async waitForActivation(workflowId: string, after = 0, timeoutMs = 60_000): Promise<void> {
 		const rows = await waitFor(
 			`the activation outcome of workflow ${workflowId}`,
 			async () => {
 				const found = await this.postgres.query(
-					`SELECT status, coalesce("errorMessage", '') FROM workflow_publication_trigger_status WHERE "workflowId" = '${workflowId}'`,
+					`SELECT status, coalesce("errorMessage", ''), extract(epoch FROM "updatedAt")::text FROM workflow_publication_trigger_status WHERE "workflowId" = '${workflowId}'`,
 				);
-				return found.length > 0 && found.every(([status]) => status === 'activated' || status === 'failed')
+				const fresh = found.length > 0 && found.every(([, , updatedAt]) => Number(updatedAt) > after);
+				return fresh && found.every(([status]) => status === 'activated' || status === 'failed')
 					? found
 					: undefined;
 			},

@@ -29,6 +29,7 @@ import {
 	streamLeadEvents,
 	tally,
 	waitForQuiet,
+	waitForRunsOf,
 } from '../support/runs';
 
 // Issue 11: the package's promises in n8n's queue mode. One cluster (main, 2 workers, 2 webhook
@@ -199,7 +200,10 @@ describe('1. activation, restarts of main, deactivation', () => {
 			expect(withOld.status).toBe(401);
 			acceptedKeys.push(fresh.key);
 		}
-		await waitForQuiet(sink, 'trigger', 1, { quietMs: 3_000, timeoutMs: 60_000 });
+		await waitFor('the runs of the new-secret events', () =>
+			acceptedKeys.every((key) => triggerRuns(MAIN).has(key)) ? true : undefined,
+		{ timeoutMs: 60_000 }).catch(() => undefined);
+		await sleep(2_000);
 		const runs = triggerRuns(MAIN);
 		recordFigure({
 			point: '1',
@@ -219,7 +223,7 @@ describe('2. signed deliveries through the balancer', () => {
 		const leadIds = await streamLeadEvents(sandbox, 200, 20);
 		await deliveriesSettled(60_000);
 		const keys = keysOfLeads(sandbox, leadIds);
-		await waitForQuiet(sink, 'trigger', 200, { quietMs: 4_000 }).catch(() => undefined);
+		await waitForRunsOf(keys, () => triggerRuns(MAIN));
 		const result = tally(keys, triggerRuns(MAIN));
 		const perProcess = cluster.balancer.perBackend();
 		const failedAttempts = sandbox.control.deliveries().filter((d) => !d.ok).length;
@@ -291,7 +295,7 @@ describe('3. duplicates across webhook processes and restarts', () => {
 			sandbox.control.setOptions({ retryScale: 1 });
 		}
 		const keys = keysOfLeads(sandbox, leadIds);
-		await waitForQuiet(sink, 'trigger', 200, { quietMs: 5_000 }).catch(() => undefined);
+		await waitForRunsOf(keys, () => triggerRuns(MAIN));
 		const runs = triggerRuns(MAIN);
 		const result = tally(keys, runs);
 
@@ -342,7 +346,7 @@ describe('3. duplicates across webhook processes and restarts', () => {
 			);
 			statuses.push(...answers.map((a) => a.status));
 		}
-		await waitForQuiet(sink, 'trigger', 1, { quietMs: 5_000 });
+		await waitForRunsOf(events.map((e) => e.key), () => triggerRuns(MAIN));
 		const result = tally(events.map((e) => e.key), triggerRuns(MAIN));
 		const rate = result.extra / result.events;
 		recordFigure({
@@ -566,7 +570,7 @@ describe('7. answering only what n8n accepted: SIGKILL of a webhook process', ()
 			if (!victim.running) await victim.start();
 		}
 		const keys = keysOfLeads(sandbox, leadIds);
-		await waitForQuiet(sink, 'trigger', 200, { quietMs: 5_000 }).catch(() => undefined);
+		await waitForRunsOf(keys, () => triggerRuns(MAIN));
 		const subscriptionId = onlySubscription().id;
 		const delivered = new Set(deliveredKeys(sandbox, subscriptionId));
 		const runs = triggerRuns(MAIN);

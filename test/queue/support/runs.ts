@@ -76,6 +76,34 @@ export async function waitForQuiet(sink: RunSink, kind: string, atLeast: number,
 	);
 }
 
+/**
+ * Waits until every key has a run (or `timeoutMs` passed) and then until no run of these keys
+ * arrived for `quietMs` (late duplicates get their chance to show). Never throws: the caller
+ * asserts on what arrived.
+ */
+export async function waitForRunsOf(
+	keys: string[],
+	counts: () => Map<string, number>,
+	{ quietMs = 5_000, timeoutMs = 120_000 } = {},
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	const total = () => {
+		const now = counts();
+		return keys.reduce((sum, key) => sum + (now.get(key) ?? 0), 0);
+	};
+	while (Date.now() < deadline && !keys.every((key) => counts().has(key))) await sleep(250);
+	let last = total();
+	let since = Date.now();
+	while (Date.now() - since < quietMs && Date.now() < deadline + quietMs) {
+		await sleep(250);
+		const now = total();
+		if (now !== last) {
+			last = now;
+			since = Date.now();
+		}
+	}
+}
+
 /** Creates `count` channel leads (one lead.created event each) at `perSecond`; returns their keys. */
 export async function streamLeadEvents(
 	sandbox: RunningSandbox,
@@ -155,6 +183,7 @@ export async function countRunsPerEvent(options: {
 	quietMs?: number;
 }): Promise<RunTally> {
 	const keys = await options.send();
-	await waitForQuiet(options.sink, options.kind, keys.length, { quietMs: options.quietMs ?? 5_000 }).catch(() => undefined);
-	return tally(keys, runsPerEvent(options.sink, options.kind));
+	const counts = () => runsPerEvent(options.sink, options.kind);
+	await waitForRunsOf(keys, counts, { quietMs: options.quietMs ?? 5_000 });
+	return tally(keys, counts());
 }
