@@ -451,6 +451,7 @@ describe('5. rate limit shared by two workers', () => {
 	it('4 Return-All runs of 1,000 leads over two workers, one key at 20 requests / 2 s', async () => {
 		const limit = 20;
 		const windowMs = 2_000;
+		await cluster.activate(RETURN_ALL);
 		sandbox.control.setRateLimit(limit, windowMs);
 		sandbox.control.clearRequests();
 		const before = sink.of('returnAll').length;
