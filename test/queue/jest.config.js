@@ -15,7 +15,8 @@ module.exports = {
 	globalSetup: '<rootDir>/test/queue/support/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/queue/support/globalTeardown.ts',
 	maxWorkers: 1,
-	testTimeout: 300_000,
+	// Generous for a busy machine; on a quiet one each test takes well under a minute.
+	testTimeout: 480_000,
 	slowTestThreshold: 120,
 	verbose: true,
 	transform: {
