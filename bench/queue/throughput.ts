@@ -12,7 +12,11 @@ import { join } from 'path';
 import { startSandbox } from '../../sandbox';
 import { QueueCluster } from '../../harness/queue/cluster';
 import { startRunSink, type RunSink } from '../../harness/queue/sink';
-import { triggerWebhookPath, triggerWorkflow, type BuiltWorkflow } from '../../harness/queue/workflows';
+import {
+	triggerWebhookPath,
+	triggerWorkflow,
+	type BuiltWorkflow,
+} from '../../harness/queue/workflows';
 import { waitFor } from '../../harness/real-n8n/processes';
 import { packPrivately } from '../n8n/install';
 
@@ -82,8 +86,18 @@ function leadEvent(sequence: number, round: number): Buffer {
 	);
 }
 
-async function burst(path: MeasuredPath, sink: RunSink, cluster: QueueCluster, args: QueueThroughputArgs, round: number): Promise<QueueBurst> {
-	const agent = new Agent({ keepAlive: true, maxSockets: args.concurrency, rejectUnauthorized: false });
+async function burst(
+	path: MeasuredPath,
+	sink: RunSink,
+	cluster: QueueCluster,
+	args: QueueThroughputArgs,
+	round: number,
+): Promise<QueueBurst> {
+	const agent = new Agent({
+		keepAlive: true,
+		maxSockets: args.concurrency,
+		rejectUnauthorized: false,
+	});
 	const target = new URL(path.url());
 	const secret = path.secret();
 	const before = sink.of(path.kind).length;
@@ -126,10 +140,14 @@ async function burst(path: MeasuredPath, sink: RunSink, cluster: QueueCluster, a
 	);
 	const answeredMs = Date.now() - started;
 	agent.destroy();
-	await waitFor(`${ok} runs of ${path.name}`, () => (sink.of(path.kind).length - before >= ok ? true : undefined), {
-		timeoutMs: 300_000,
-		intervalMs: 100,
-	}).catch(() => undefined);
+	await waitFor(
+		`${ok} runs of ${path.name}`,
+		() => (sink.of(path.kind).length - before >= ok ? true : undefined),
+		{
+			timeoutMs: 300_000,
+			intervalMs: 100,
+		},
+	).catch(() => undefined);
 	const records = sink.of(path.kind).slice(before);
 	const lastRun = Math.max(started, ...records.map((r) => r.at));
 	const processedMs = lastRun - started;
@@ -185,7 +203,8 @@ export async function measureQueueThroughput(
 		];
 		const results: QueuePathResult[] = paths.map((p) => ({ path: p.name, bursts: [] }));
 		// A warm-up burst per path, not counted: the first runs load code and caches.
-		for (const path of paths) await burst(path, sink, running, { ...args, deliveries: Math.min(20, args.deliveries) }, -1);
+		for (const path of paths)
+			await burst(path, sink, running, { ...args, deliveries: Math.min(20, args.deliveries) }, -1);
 		for (let round = 0; round < args.rounds; round++) {
 			for (const [i, path] of paths.entries()) {
 				log(`7: ${path.name}, round ${round + 1} of ${args.rounds}`);

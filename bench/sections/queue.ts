@@ -8,7 +8,12 @@ import { pendingSection, type Pending, type Section } from './section';
 export function queueSection(result: QueueThroughputResult | Pending): Section {
 	const title = '7. Deliveries per second through queue mode';
 	if ('pending' in result) {
-		return pendingSection(title, ['7. Deliveries/s through the queue-mode cluster'], 'measured', result.pending);
+		return pendingSection(
+			title,
+			['7. Deliveries/s through the queue-mode cluster'],
+			'measured',
+			result.pending,
+		);
 	}
 	const rows = result.paths.map((path) => {
 		const answered = path.bursts.map((b) => b.answeredPerSecond);
@@ -17,9 +22,17 @@ export function queueSection(result: QueueThroughputResult | Pending): Section {
 		const failed = path.bursts.reduce((sum, b) => sum + b.failed, 0);
 		const runs = path.bursts.reduce((sum, b) => sum + b.runs, 0);
 		const spread = path.bursts.map((b) => b.perProcess.join(' / ')).join('; ');
-		return [path.path, String(deliveries), withSpread(answered, 1), `**${withSpread(perSecond, 1)}**`, `${runs} / ${failed}`, spread];
+		return [
+			path.path,
+			String(deliveries),
+			withSpread(answered, 1),
+			`**${withSpread(perSecond, 1)}**`,
+			`${runs} / ${failed}`,
+			spread,
+		];
 	});
-	for (const pending of result.pendingPaths) rows.push([pending.path, '', '', `pending: ${pending.reason}`, '', '']);
+	for (const pending of result.pendingPaths)
+		rows.push([pending.path, '', '', `pending: ${pending.reason}`, '', '']);
 	const markdown = [
 		'n8n 2.41.1 in queue mode on this machine: one main, two workers, two webhook processes behind a ' +
 			'round-robin TLS balancer (`N8N_WEBHOOK_URL`), Redis and Postgres, all on loopback ' +
@@ -28,7 +41,14 @@ export function queueSection(result: QueueThroughputResult | Pending): Section {
 			'delivery sent to the last run (median and range of the bursts).',
 		'',
 		table(
-			['Path', 'Deliveries', 'Answered/s', 'Runs/s (whole path)', 'Runs / failed answers', 'Answered per webhook process'],
+			[
+				'Path',
+				'Deliveries',
+				'Answered/s',
+				'Runs/s (whole path)',
+				'Runs / failed answers',
+				'Answered per webhook process',
+			],
 			rows,
 		),
 		'',

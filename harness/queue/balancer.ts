@@ -75,7 +75,11 @@ function forward(
 				const chunks: Buffer[] = [];
 				res.on('data', (chunk: Buffer) => chunks.push(chunk));
 				res.on('end', () =>
-					resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+					resolve({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						body: Buffer.concat(chunks),
+					}),
 				);
 				res.on('error', reject);
 			},
@@ -102,7 +106,10 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 	const sockets = new Set<Socket>();
 
 	const server: Server = createServer(
-		{ key: readFileSync(options.certificate.keyPath), cert: readFileSync(options.certificate.certPath) },
+		{
+			key: readFileSync(options.certificate.keyPath),
+			cert: readFileSync(options.certificate.certPath),
+		},
 		(req, res) => {
 			const chunks: Buffer[] = [];
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -111,7 +118,15 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 				const at = Date.now();
 				const path = req.url ?? '/';
 				const bodyKey = createHash('sha256').update(body).digest('hex');
-				const entry: BalancedRequest = { at, answeredAt: 0, path, bodyKey, backend: -1, status: 0, lost: false };
+				const entry: BalancedRequest = {
+					at,
+					answeredAt: 0,
+					path,
+					bodyKey,
+					backend: -1,
+					status: 0,
+					lost: false,
+				};
 				log.push(entry);
 				const first = next;
 				next = (next + 1) % Math.max(1, backends.length);
@@ -119,7 +134,13 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 				for (let tried = 0; tried < backends.length && !forwarded; tried++) {
 					const index = (first + tried) % backends.length;
 					try {
-						forwarded = await forward(backends[index], req.method ?? 'GET', path, req.headers, body);
+						forwarded = await forward(
+							backends[index],
+							req.method ?? 'GET',
+							path,
+							req.headers,
+							body,
+						);
 						entry.backend = index;
 					} catch (error) {
 						if (!isUnreachable(error)) break;

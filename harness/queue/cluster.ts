@@ -74,11 +74,20 @@ export class QueueCluster {
 		const started = Date.now();
 		const { workDir } = this.options;
 		const { redis, postgresBin } = await ensureRedisAndPostgres();
-		[this.redis, this.postgres] = await Promise.all([startRedis(redis), startPostgres(postgresBin)]);
-		this.log(`redis :${this.redis.port} (pid ${this.redis.pid}), postgres :${this.postgres.port} (pid ${this.postgres.pid})`);
+		[this.redis, this.postgres] = await Promise.all([
+			startRedis(redis),
+			startPostgres(postgresBin),
+		]);
+		this.log(
+			`redis :${this.redis.port} (pid ${this.redis.pid}), postgres :${this.postgres.port} (pid ${this.postgres.pid})`,
+		);
 
 		this.certificate = writeSelfSignedCertificate(workDir);
-		this.balancer = await startBalancer({ certificate: this.certificate, port: await freePort(), backends: [] });
+		this.balancer = await startBalancer({
+			certificate: this.certificate,
+			port: await freePort(),
+			backends: [],
+		});
 		this.sharedEnv = {
 			DB_TYPE: 'postgresdb',
 			DB_POSTGRESDB_HOST: '127.0.0.1',
@@ -117,8 +126,12 @@ export class QueueCluster {
 				workerConcurrency: this.options.workerConcurrency,
 			});
 		this.main = make('main', 'main');
-		this.workers = Array.from({ length: this.options.workers ?? 2 }, (_, i) => make('worker', `worker${i + 1}`));
-		this.webhooks = Array.from({ length: this.options.webhooks ?? 2 }, (_, i) => make('webhook', `webhook${i + 1}`));
+		this.workers = Array.from({ length: this.options.workers ?? 2 }, (_, i) =>
+			make('worker', `worker${i + 1}`),
+		);
+		this.webhooks = Array.from({ length: this.options.webhooks ?? 2 }, (_, i) =>
+			make('webhook', `webhook${i + 1}`),
+		);
 		for (const process of this.processes()) {
 			await installCommunityPackage(process.options.userFolder, this.options.tarball);
 		}
@@ -225,7 +238,8 @@ export class QueueCluster {
 				const found = await this.postgres.query(
 					`SELECT status, coalesce("errorMessage", ''), extract(epoch FROM "updatedAt")::text FROM workflow_publication_trigger_status WHERE "workflowId" = '${workflowId}'`,
 				);
-				const fresh = found.length > 0 && found.every(([, , updatedAt]) => Number(updatedAt) > after);
+				const fresh =
+					found.length > 0 && found.every(([, , updatedAt]) => Number(updatedAt) > after);
 				return fresh && found.every(([status]) => status === 'activated' || status === 'failed')
 					? found
 					: undefined;
@@ -233,7 +247,8 @@ export class QueueCluster {
 			{ timeoutMs, intervalMs: 300 },
 		);
 		const failed = rows.filter(([status]) => status === 'failed');
-		if (failed.length > 0) throw new Error(`activation of ${workflowId} failed: ${failed.map((r) => r[1]).join('; ')}`);
+		if (failed.length > 0)
+			throw new Error(`activation of ${workflowId} failed: ${failed.map((r) => r[1]).join('; ')}`);
 	}
 
 	/** The workflow's static data column as n8n stored it (one JSON for all its nodes). */

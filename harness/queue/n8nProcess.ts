@@ -110,7 +110,9 @@ export class N8nProcess {
 			);
 		} catch (error) {
 			await this.stop();
-			throw new Error(`${(error as Error).message}\n--- ${this.label} log ---\n${tail(this.log(), 60)}`);
+			throw new Error(
+				`${(error as Error).message}\n--- ${this.label} log ---\n${tail(this.log(), 60)}`,
+			);
 		}
 	}
 

@@ -23,11 +23,19 @@ const FIELD = '\u001f';
 function postgresAccount(): { uid: number; gid: number } {
 	if (process.getuid?.() !== 0) return { uid: process.getuid!(), gid: process.getgid!() };
 	try {
-		const uid = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-		const gid = execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+		const uid = execFileSync('id', ['-u', 'postgres'], {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const gid = execFileSync('id', ['-g', 'postgres'], {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
 	} catch {
-		throw new Error('There is no postgres account to run the database as (Debian\'s postgresql package makes one)');
+		throw new Error(
+			"There is no postgres account to run the database as (Debian's postgresql package makes one)",
+		);
 	}
 }
 
@@ -43,7 +51,9 @@ function run(
 			args,
 			{ ...options, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
 			(error, stdout, stderr) =>
-				error ? reject(new Error(`${file} failed: ${stderr.trim() || error.message}`)) : resolve(stdout),
+				error
+					? reject(new Error(`${file} failed: ${stderr.trim() || error.message}`))
+					: resolve(stdout),
 		);
 	});
 }
@@ -71,23 +81,49 @@ export async function startPostgres(binDir: string, database = 'n8n'): Promise<R
 	const child: ChildProcess = spawn(
 		join(binDir, 'postgres'),
 		[
-			'-D', cluster,
-			'-p', String(port),
-			'-k', socketDir,
-			'-c', 'listen_addresses=127.0.0.1',
-			'-c', 'fsync=off',
-			'-c', 'synchronous_commit=off',
-			'-c', 'full_page_writes=off',
-			'-c', 'max_connections=200',
-			'-c', 'logging_collector=off',
+			'-D',
+			cluster,
+			'-p',
+			String(port),
+			'-k',
+			socketDir,
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=200',
+			'-c',
+			'logging_collector=off',
 		],
 		{ ...asAccount, detached: true, stdio: 'ignore' },
 	);
 	const psql = async (sql: string, db = database) => {
 		const stdout = await run(
 			join(binDir, 'psql'),
-			['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', db, '-X', '-A', '-t',
-				'-F', FIELD, '-v', 'ON_ERROR_STOP=1', '-c', sql],
+			[
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(port),
+				'-U',
+				'postgres',
+				'-d',
+				db,
+				'-X',
+				'-A',
+				'-t',
+				'-F',
+				FIELD,
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-c',
+				sql,
+			],
 			{ timeoutMs: 60_000, env: { ...process.env, PGCONNECT_TIMEOUT: '5' } },
 		).catch((error: Error) => {
 			throw new Error(`${error.message}\nSQL: ${sql}`);
@@ -120,11 +156,15 @@ export async function startPostgres(binDir: string, database = 'n8n'): Promise<R
 		},
 	};
 	try {
-		await waitFor(`postgres on port ${port}`, async () => {
-			if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}`);
-			await psql('SELECT 1', 'postgres');
-			return true;
-		}, { timeoutMs: 60_000, intervalMs: 300 });
+		await waitFor(
+			`postgres on port ${port}`,
+			async () => {
+				if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}`);
+				await psql('SELECT 1', 'postgres');
+				return true;
+			},
+			{ timeoutMs: 60_000, intervalMs: 300 },
+		);
 		await psql(`CREATE DATABASE ${database}`, 'postgres');
 	} catch (error) {
 		await running.stop();

@@ -31,20 +31,31 @@ export async function startRedis(binary: string): Promise<RunningRedis> {
 	const child: ChildProcess = spawn(
 		binary,
 		[
-			'--port', String(port),
-			'--bind', '127.0.0.1',
-			'--save', '',
-			'--appendonly', 'no',
-			'--protected-mode', 'yes',
-			'--daemonize', 'no',
-			'--loglevel', 'warning',
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--protected-mode',
+			'yes',
+			'--daemonize',
+			'no',
+			'--loglevel',
+			'warning',
 		],
 		{ detached: true, stdio: 'ignore' },
 	);
-	await waitFor(`redis-server on port ${port}`, async () => {
-		if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-		return (await pingRedis(port)) ? true : undefined;
-	}, { timeoutMs: 20_000, intervalMs: 100 });
+	await waitFor(
+		`redis-server on port ${port}`,
+		async () => {
+			if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+			return (await pingRedis(port)) ? true : undefined;
+		},
+		{ timeoutMs: 20_000, intervalMs: 100 },
+	);
 	return {
 		port,
 		pid: child.pid!,

@@ -25,7 +25,10 @@ export async function startRunSink(): Promise<RunSink> {
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			try {
-				const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+				const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<
+					string,
+					unknown
+				>;
 				records.push({ ...parsed, at: Date.now() });
 				res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
 			} catch {

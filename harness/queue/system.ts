@@ -48,6 +48,7 @@ export async function ensureRedisAndPostgres(): Promise<{ redis: string; postgre
 	}
 	const redis = redisServerBin();
 	const postgresBin = postgresBinDir();
-	if (!redis || !postgresBin) throw new Error('redis-server or the Postgres server is still missing');
+	if (!redis || !postgresBin)
+		throw new Error('redis-server or the Postgres server is still missing');
 	return { redis, postgresBin };
 }

@@ -19,7 +19,13 @@ export interface BuiltWorkflow {
 	pinData: Record<string, unknown>;
 }
 
-function node(name: string, type: string, typeVersion: number, parameters: object, extra: object = {}) {
+function node(
+	name: string,
+	type: string,
+	typeVersion: number,
+	parameters: object,
+	extra: object = {},
+) {
 	return { id: randomUUID(), name, type, typeVersion, position: [0, 0], parameters, ...extra };
 }
 
@@ -77,10 +83,21 @@ export function triggerWorkflow(options: {
 			{ events: options.events ?? ['lead.created', 'lead.qualified'], options: {} },
 			{ webhookId: options.webhookId, credentials: CREDENTIALS },
 		),
-		recordRunNode('Record run', options.sinkUrl, EVENT_RECORD(options.kind ?? 'trigger', options.id)),
+		recordRunNode(
+			'Record run',
+			options.sinkUrl,
+			EVENT_RECORD(options.kind ?? 'trigger', options.id),
+		),
 	];
 	link(connections, TRIGGER_NODE, 'Record run');
-	return { id: options.id, name: `Queue: trigger ${options.id}`, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+	return {
+		id: options.id,
+		name: `Queue: trigger ${options.id}`,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
 }
 
 /**
@@ -136,7 +153,13 @@ export function returnAllWorkflow(options: {
 			'All leads',
 			actionNodeType,
 			1,
-			{ resource: 'lead', operation: 'getAll', returnAll: true, filters: options.filters ?? {}, options: {} },
+			{
+				resource: 'lead',
+				operation: 'getAll',
+				returnAll: true,
+				filters: options.filters ?? {},
+				options: {},
+			},
 			{ credentials: CREDENTIALS },
 		),
 		recordRunNode(
@@ -147,7 +170,14 @@ export function returnAllWorkflow(options: {
 	];
 	link(connections, 'Start', 'All leads');
 	link(connections, 'All leads', 'Record run');
-	return { id: options.id, name: `Queue: Return All ${options.id}`, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {} };
+	return {
+		id: options.id,
+		name: `Queue: Return All ${options.id}`,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
 }
 
 /** The URL path n8n serves a trigger's production webhook at (webhook processes, balancer). */

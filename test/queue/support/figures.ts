@@ -14,7 +14,9 @@ export interface Figure {
 }
 
 export function recordFigure(figure: Figure): void {
-	process.stdout.write(`\n[queue figure] ${figure.point} ${figure.test}: ${figure.figure} (target: ${figure.target})\n`);
+	process.stdout.write(
+		`\n[queue figure] ${figure.point} ${figure.test}: ${figure.figure} (target: ${figure.target})\n`,
+	);
 	const file = process.env[FIGURES_FILE_VARIABLE];
 	if (file) appendFileSync(file, `${JSON.stringify(figure)}\n`);
 }

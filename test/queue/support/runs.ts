@@ -19,7 +19,11 @@ export function keyOfBody(body: string): string {
 }
 
 /** Runs per event key among the sink's records of one kind. */
-export function runsPerEvent(sink: RunSink, kind: string, keep: (r: SinkRecord) => boolean = () => true) {
+export function runsPerEvent(
+	sink: RunSink,
+	kind: string,
+	keep: (r: SinkRecord) => boolean = () => true,
+) {
 	const counts = new Map<string, number>();
 	for (const record of sink.of(kind).filter(keep)) {
 		const key = eventKey(record);
@@ -58,7 +62,12 @@ export function tally(expectedKeys: string[], counts: Map<string, number>): RunT
  * Waits until the sink has stopped growing for `quietMs` (the workers have drained the queue)
  * and at least `atLeast` records of `kind` arrived.
  */
-export async function waitForQuiet(sink: RunSink, kind: string, atLeast: number, { quietMs = 4_000, timeoutMs = 120_000 } = {}) {
+export async function waitForQuiet(
+	sink: RunSink,
+	kind: string,
+	atLeast: number,
+	{ quietMs = 4_000, timeoutMs = 120_000 } = {},
+) {
 	let last = -1;
 	let since = Date.now();
 	await waitFor(
@@ -166,8 +175,16 @@ export function signedEvent(secret: string, leadId: string, timestamp = new Date
 	return { body, signature, key: eventKey({ event: 'lead.created', id: leadId, timestamp }) };
 }
 
-export function post(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
-	return httpCall('POST', url, { body, headers: { 'content-type': 'application/json', ...headers }, timeoutMs: 20_000 });
+export function post(
+	url: string,
+	body: string,
+	headers: Record<string, string> = {},
+): Promise<HttpResponse> {
+	return httpCall('POST', url, {
+		body,
+		headers: { 'content-type': 'application/json', ...headers },
+		timeoutMs: 20_000,
+	});
 }
 
 /**
