@@ -13,6 +13,7 @@ export const MEASURES = [
 	'signature',
 	'realN8n',
 	'pollEconomy',
+	'queue',
 ] as const;
 export type MeasureName = (typeof MEASURES)[number];
 
@@ -78,6 +79,11 @@ export const config = {
 			bodyBytes: 1_024,
 		},
 		returnAll: { leads: QUICK ? 5_000 : 20_000, reps: QUICK ? 2 : 5 },
+	},
+	queue: {
+		concurrency: 8,
+		deliveries: QUICK ? 60 : 200,
+		rounds: QUICK ? 1 : 3,
 	},
 };
 

@@ -20,6 +20,7 @@ import type { RateLimitedClient, RateLimitedResult } from './measures/rateLimite
 import { realN8n, type RealN8nResult } from './measures/realN8n';
 import type { SignatureRow } from './measures/signature';
 import { realN8nUnavailable } from './n8n/install';
+import { measureQueueThroughput, type QueueThroughputResult } from './queue/throughput';
 import {
 	economySection,
 	memorySection,
@@ -27,6 +28,7 @@ import {
 	pollEconomySection,
 	rateLimitedSection,
 	returnAllInN8nSection,
+	queueSection,
 	signatureSection,
 	summarySection,
 	versusHttpSection,
@@ -50,6 +52,7 @@ interface Results {
 	signature?: SignatureRow[];
 	realN8n?: Awaited<ReturnType<typeof runRealN8n>>;
 	pollEconomy?: PollEconomyResult;
+	queue?: QueueThroughputResult | { pending: string };
 }
 
 async function runRateLimited(): Promise<RateLimitedResult[]> {
@@ -111,6 +114,17 @@ async function runRealN8n(): Promise<RealN8nResult | { pending: string }> {
 	}
 }
 
+async function runQueue(): Promise<QueueThroughputResult | { pending: string }> {
+	const unavailable = realN8nUnavailable();
+	if (unavailable) return { pending: unavailable };
+	try {
+		return await measureQueueThroughput(config.queue, log);
+	} catch (error) {
+		log(`queue mode failed: ${(error as Error).stack ?? String(error)}`);
+		return { pending: `the run in queue mode failed: ${(error as Error).message.split('\n')[0]}` };
+	}
+}
+
 async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 	const started = Date.now();
 	switch (name) {
@@ -142,6 +156,10 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			log('2b, 3b and 6b: in the real n8n');
 			results.realN8n = await runRealN8n();
 			break;
+		case 'queue':
+			log('7: deliveries per second through queue mode');
+			results.queue = await runQueue();
+			break;
 	}
 	log(`${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
@@ -159,6 +177,7 @@ function sections(results: Results): Section[] {
 	if (results.signature) list.push(signatureSection(results.signature));
 	if (results.realN8n) list.push(webhooksSection(results.realN8n));
 	if (results.pollEconomy) list.push(pollEconomySection(results.pollEconomy));
+	if (results.queue) list.push(queueSection(results.queue));
 	return list;
 }
 

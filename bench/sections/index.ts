@@ -3,6 +3,7 @@
 
 export { economySection } from './economy';
 export { memorySection } from './memory';
+export { queueSection } from './queue';
 export { overheadSection, versusHttpSection } from './overhead';
 export { pollEconomySection } from './pollEconomy';
 export { rateLimitedSection } from './rateLimited';

@@ -1,0 +1,58 @@
+// 8. Deliveries per second through n8n's queue mode (two webhook processes, two workers).
+
+import { table } from '../lib/markdown';
+import { fixed, median, withSpread } from '../lib/stats';
+import type { QueueThroughputResult } from '../queue/throughput';
+import { pendingSection, type Pending, type Section } from './section';
+
+export function queueSection(result: QueueThroughputResult | Pending): Section {
+	const title = '8. Deliveries per second through queue mode';
+	if ('pending' in result) {
+		return pendingSection(
+			title,
+			['8. Deliveries/s through the queue-mode cluster'],
+			'measured',
+			result.pending,
+		);
+	}
+	const rows = result.paths.map((path) => {
+		const answered = path.bursts.map((b) => b.answeredPerSecond);
+		const perSecond = path.bursts.map((b) => b.perSecond);
+		const deliveries = path.bursts.reduce((sum, b) => sum + b.deliveries, 0);
+		const failed = path.bursts.reduce((sum, b) => sum + b.failed, 0);
+		const runs = path.bursts.reduce((sum, b) => sum + b.runs, 0);
+		const spread = path.bursts.map((b) => b.perProcess.join(' / ')).join('; ');
+		return [
+			path.path,
+			String(deliveries),
+			withSpread(answered, 1),
+			`**${withSpread(perSecond, 1)}**`,
+			`${runs} / ${failed}`,
+			spread,
+		];
+	});
+	for (const pending of result.pendingPaths)
+		rows.push([pending.path, '', '', `pending: ${pending.reason}`, '', '']);
+	const markdown = [
+		'n8n 2.41.1 in queue mode on this machine: one main, two workers, two webhook processes behind a ' +
+			'round-robin TLS balancer (`N8N_WEBHOOK_URL`), Redis and Postgres, all on loopback ' +
+			`(cluster ready in ${fixed(result.startupSeconds, 0)} s). Bursts of signed deliveries, 8 in flight, ` +
+			'to the balancer; "runs/s" counts a delivery once its run has reported from a worker, from the first ' +
+			'delivery sent to the last run (median and range of the bursts).',
+		'',
+		table(
+			[
+				'Path',
+				'Deliveries',
+				'Answered/s',
+				'Runs/s (whole path)',
+				'Runs / failed answers',
+				'Answered per webhook process',
+			],
+			rows,
+		),
+		'',
+		`Median runs/s: ${result.paths.map((p) => `${p.path} ${fixed(median(p.bursts.map((b) => b.perSecond)), 1)}`).join('; ')}.`,
+	].join('\n');
+	return { title, markdown, verdicts: [] };
+}
