@@ -4,7 +4,7 @@ import {
 	DeliveryDedup,
 	canonicalJson,
 	deliveryKey,
-} from '../../../nodes/LeadConversationsTrigger/deliveryDedup';
+} from '../../../nodes/shared/events/dedup';
 
 const MINUTE = 60_000;
 const reparsed = (payload: unknown, space?: number) =>

@@ -6,7 +6,7 @@ import { collectListPages } from '../../../shared/transport';
 import { checkOneOf, ifGiven } from '../../../shared/validation';
 import { returnAllOrLimit } from '../common.descriptions';
 import { collection, givenOnly, readListOptions, throwIfInvalid } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit('agents'),

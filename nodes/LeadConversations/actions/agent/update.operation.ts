@@ -18,7 +18,7 @@ import {
 } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
 import { collection, locatorValue, record, throwIfInvalid } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 
 const properties: INodeProperties[] = [
 	agentLocator,

@@ -10,7 +10,7 @@ import { collectListPages } from '../../../shared/transport';
 import { checkIdPrefix, checkOneOf, firstProblem, ifGiven } from '../../../shared/validation';
 import { leadLocator, returnAllOrLimit } from '../common.descriptions';
 import { collection, givenOnly, readListOptions, throwIfInvalid } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit('conversations'),

@@ -12,7 +12,7 @@ import {
 	firstProblem,
 	ifGiven,
 } from '../../../shared/validation';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 import { collection, parameter, record, text, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [

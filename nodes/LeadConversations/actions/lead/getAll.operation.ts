@@ -35,7 +35,7 @@ import {
 } from '../../helpers/newLeadsSinceLastRun';
 import { returnAllOrLimit } from '../common.descriptions';
 import { collection, dateText, givenOnly, readListOptions, throwIfInvalid } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
 	{

@@ -17,7 +17,7 @@ import {
 } from '../../../shared/validation';
 import { leadLocator } from '../common.descriptions';
 import { collection, locatorValue, record, text, throwIfInvalid } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 
 /** Optional fields of a lead that can be cleared by sending them as null. */
 const CLEARABLE_FIELDS = [

@@ -1,12 +1,12 @@
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { type ApiResponse, apiRequest } from '../shared/transport';
+import { type ApiResponse, apiRequest } from '../../shared/transport';
 import {
 	type ListedSubscription,
 	readSigningSecret,
 	readSubscriptionPage,
-} from './subscriptionRules';
+} from './rules';
 
 /** What the node keeps in its static data between activation and deactivation. */
 export interface StoredSubscription extends IDataObject {
