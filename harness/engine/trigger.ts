@@ -21,6 +21,7 @@ import {
 
 import { createAdditionalData, DEFAULT_INSTANCE_URL } from './additionalData';
 import { createCredentialsHelper, nodeCredentials, type HarnessCredentials } from './credentials';
+import { LeadConversationsSigningSecretApi } from '../../credentials/LeadConversationsSigningSecretApi.credentials';
 import { captureLogs } from './logger';
 import { createNodeTypes, latestVersion, TRIGGER_NODE_TYPE } from './nodeTypes';
 
@@ -44,6 +45,11 @@ export interface DeliveryResult {
 	noWebhookResponse?: boolean;
 	/** The error webhook() threw; n8n then answers 500 and starts no run. */
 	error?: Error;
+	/**
+	 * Whether the node wrote the answer itself inside webhook(). When it did not and a run
+	 * starts, n8n 2.x answers only after it has created the execution.
+	 */
+	answeredInWebhook: boolean;
 }
 
 export interface TriggerHarness {
@@ -79,7 +85,13 @@ export interface TriggerHarnessOptions {
 	nodeType?: string;
 	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
 	credentialTypes?: Record<string, ICredentialType>;
+	/** Chooses a Lead Conversations Signing Secret credential holding this secret. */
+	signingSecretCredential?: string;
+	/** The node's typeVersion as a saved workflow states it; the newest by default. */
+	typeVersion?: number;
 }
+
+export const SIGNING_SECRET_CREDENTIAL_TYPE = 'leadConversationsSigningSecretApi';
 
 /**
  * Drives a trigger node the way n8n's webhook service does: its `webhookMethods` run in n8n-core's
@@ -104,10 +116,20 @@ export function createTriggerHarness(
 		id: randomUUID(),
 		name: options.nodeName ?? 'Lead Conversations Trigger',
 		type: typeName,
-		typeVersion: latestVersion(nodeTypes.getByName(typeName)),
+		typeVersion: options.typeVersion ?? latestVersion(nodeTypes.getByName(typeName)),
 		position: [0, 0],
 		parameters: structuredClone(parameters),
-		credentials: nodeCredentials(),
+		credentials: {
+			...nodeCredentials(),
+			...(options.signingSecretCredential === undefined
+				? {}
+				: {
+						[SIGNING_SECRET_CREDENTIAL_TYPE]: {
+							id: 'lead-conversations-signing-secret',
+							name: 'Lead Conversations signing secret',
+						},
+					}),
+		},
 		webhookId: options.webhookId ?? randomUUID(),
 	};
 	const workflowId = `workflow-${randomUUID()}`;
@@ -123,7 +145,14 @@ export function createTriggerHarness(
 	});
 
 	const credentialsHelper = createCredentialsHelper(credentials, {
-		types: options.credentialTypes,
+		types: {
+			[SIGNING_SECRET_CREDENTIAL_TYPE]: new LeadConversationsSigningSecretApi(),
+			...options.credentialTypes,
+		},
+		stored:
+			options.signingSecretCredential === undefined
+				? undefined
+				: { [SIGNING_SECRET_CREDENTIAL_TYPE]: { signingSecret: options.signingSecretCredential } },
 	});
 	const baseAdditionalData = () =>
 		createAdditionalData({
@@ -211,6 +240,7 @@ export function createTriggerHarness(
 					headers: {},
 					runs: [],
 					error: error as Error,
+					answeredInWebhook: response.headersSent,
 				};
 			}
 			return answer(result, response, webhookDescription);
@@ -347,6 +377,7 @@ function answer(
 		runs,
 		webhookResponse: result.webhookResponse as unknown,
 		noWebhookResponse: result.noWebhookResponse,
+		answeredInWebhook: response.headersSent,
 	};
 	const responseCode = typeof webhook.responseCode === 'number' ? webhook.responseCode : 200;
 
@@ -360,7 +391,9 @@ function answer(
 				: { message: 'Webhook call received' };
 		return { ...common, statusCode: responseCode, body };
 	}
-	const responseData = webhook.responseData;
+	// n8n 2.x sends this once WorkflowRunner.run() has created the execution. An unset
+	// responseData is evaluated to its default, the literal text "firstEntryJson".
+	const responseData = webhook.responseData ?? 'firstEntryJson';
 	let body: unknown;
 	if (responseData === 'noData') body = undefined;
 	else if (typeof responseData === 'string' && responseData !== '' && !responseData.startsWith('='))

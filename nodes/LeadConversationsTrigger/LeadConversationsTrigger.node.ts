@@ -71,7 +71,10 @@ export class LeadConversationsTrigger implements INodeType {
 						'Lead Conversations Trigger: the Signing Secret is stored in the workflow in plain text; move it into a Lead Conversations Signing Secret credential',
 					);
 				}
-				await withStoredSubscription(this, async (stored) => await subscribe(this, settings, stored));
+				await withStoredSubscription(
+					this,
+					async (stored) => await subscribe(this, settings, stored),
+				);
 				return true;
 			},
 

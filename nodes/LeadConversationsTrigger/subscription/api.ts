@@ -2,11 +2,7 @@ import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { type ApiResponse, apiRequest } from '../../shared/transport';
-import {
-	type ListedSubscription,
-	readSigningSecret,
-	readSubscriptionPage,
-} from './rules';
+import { type ListedSubscription, readSigningSecret, readSubscriptionPage } from './rules';
 
 /** What the node keeps in its static data between activation and deactivation. */
 export interface StoredSubscription extends IDataObject {

@@ -152,7 +152,10 @@ export async function unsubscribe(
 			context.logger.warn(
 				`Lead Conversations Trigger: could not delete subscription ${subscriptionId} (${(error as Error).message}); it will be deleted before the next subscription is made`,
 			);
-			stored.undeletedSubscriptionIds = [...(stored.undeletedSubscriptionIds ?? []), subscriptionId];
+			stored.undeletedSubscriptionIds = [
+				...(stored.undeletedSubscriptionIds ?? []),
+				subscriptionId,
+			];
 		}
 		forgetDeliveries(deliveryScopeOf(context, stored));
 	}

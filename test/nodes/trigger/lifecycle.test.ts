@@ -207,8 +207,10 @@ describe('checkExists', () => {
 		const subscription = newOnlySubscription(first.id);
 		expect(harness.staticData.subscriptionId).toBe(subscription.id);
 		expect(harness.staticData.signingSecret).toBe(subscription.secret);
+		// checkExists only looks; create deletes what is stored, and a 404 there means done.
 		expect(webhookCalls()).toEqual([
 			'GET /v1/webhooks/{id} 404',
+			'DELETE /v1/webhooks/{id} 404',
 			'GET /v1/webhooks 405',
 			'POST /v1/webhooks 201',
 		]);
