@@ -66,7 +66,7 @@ function isKeyPart(value: unknown): value is string | number {
 }
 
 /**
- * A set of delivery keys, each remembered for `horizonMs` after it was first seen, holding at
+ * A set of delivery keys, each remembered for `horizonMs` (edge included) after it was first seen, holding at
  * most `cap` keys (the oldest are forgotten first). Time is passed in so tests can move it.
  */
 export class DeliveryDedup {
@@ -102,7 +102,7 @@ export class DeliveryDedup {
 	/** Keys are kept in insertion order, so expired ones are always at the front. */
 	private forgetExpired(now: number): void {
 		for (const [key, seenAt] of this.firstSeenAt) {
-			if (now - seenAt < this.horizonMs) return;
+			if (now - seenAt <= this.horizonMs) return;
 			this.firstSeenAt.delete(key);
 		}
 	}

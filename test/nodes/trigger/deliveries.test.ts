@@ -321,11 +321,7 @@ describe('after verification', () => {
 describe('duplicates (same event, data.id, timestamp and data)', () => {
 	it('a delivery received three times starts one run; every copy is answered 200', async () => {
 		const harness = await activeTrigger();
-		const body = eventBody(
-			'lead.qualified',
-			{ id: 'lead_8', score: 95 },
-			T0,
-		);
+		const body = eventBody('lead.qualified', { id: 'lead_8', score: 95 }, T0);
 		const headers = signedHeaders(body, storedSecret(harness));
 
 		const results = [];
@@ -650,11 +646,7 @@ describe('Fetch Current Lead', () => {
 		);
 		const secret = storedSecret(harness);
 		const low = eventBody('lead.qualified', { id: 'lead_14', score: 10 });
-		const good = eventBody(
-			'lead.qualified',
-			{ id: 'lead_15', score: 90 },
-			T0,
-		);
+		const good = eventBody('lead.qualified', { id: 'lead_15', score: 90 }, T0);
 		sandbox.control.clearRequests();
 
 		await deliver(harness, good, { [SIGNATURE]: hmacHex(good, 'wrong') });

@@ -103,7 +103,8 @@ describe('DeliveryDedup: a bounded set of keys remembered for the retry horizon'
 		const dedup = new DeliveryDedup(10 * MINUTE, 100);
 		expect(dedup.isDuplicate('k', 0)).toBe(false);
 		expect(dedup.isDuplicate('k', 9 * MINUTE)).toBe(true);
-		expect(dedup.isDuplicate('k', 10 * MINUTE)).toBe(false);
+		expect(dedup.isDuplicate('k', 10 * MINUTE)).toBe(true);
+		expect(dedup.isDuplicate('k', 10 * MINUTE + 1)).toBe(false);
 		expect(dedup.size).toBe(1);
 	});
 
@@ -128,6 +129,6 @@ describe('DeliveryDedup: a bounded set of keys remembered for the retry horizon'
 		expect(DELIVERY_HORIZON_MS).toBe(65 * MINUTE);
 		const dedup = new DeliveryDedup();
 		expect(dedup.isDuplicate('k', 0)).toBe(false);
-		expect(dedup.isDuplicate('k', 65 * MINUTE - 1)).toBe(true);
+		expect(dedup.isDuplicate('k', 65 * MINUTE)).toBe(true);
 	});
 });
