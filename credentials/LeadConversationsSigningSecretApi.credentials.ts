@@ -7,7 +7,7 @@ import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 export class LeadConversationsSigningSecretApi implements ICredentialType {
 	name = 'leadConversationsSigningSecretApi';
 
-	displayName = 'Lead Conversations Signing Secret';
+	displayName = 'Lead Conversations Signing Secret API';
 
 	icon: Icon = {
 		light: 'file:../icons/leadConversations.svg',

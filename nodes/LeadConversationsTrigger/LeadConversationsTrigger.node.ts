@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../shared/constants';
-import { SIGNING_SECRET_CREDENTIAL } from '../shared/events/signingSecret';
+import { testSigningSecret } from '../shared/events/signingSecret';
 import { receiveDelivery } from './delivery/receive';
 import { triggerProperties } from './description';
 import { legacySigningSecret, readSettings } from './settings';
@@ -36,7 +36,12 @@ export class LeadConversationsTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: CREDENTIAL_NAME, required: true },
-			{ name: SIGNING_SECRET_CREDENTIAL, required: false },
+			// String literals: the community-node lint reads these to find the credential's test.
+			{
+				name: 'leadConversationsSigningSecretApi',
+				required: false,
+				testedBy: 'testSigningSecret',
+			},
 		],
 		webhooks: [
 			{
@@ -52,11 +57,18 @@ export class LeadConversationsTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
+	methods = { credentialTest: { testSigningSecret } };
+
 	webhookMethods = {
 		default: {
 			/** True when the stored subscription is the one wanted now; changes nothing. */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const settings = readSettings(this);
+				if (legacySigningSecret(this) !== undefined) {
+					this.logger.warn(
+						'Lead Conversations Trigger: the Signing Secret is stored in the workflow in plain text; move it into a Lead Conversations Signing Secret API credential',
+					);
+				}
 				return await withStoredSubscription(
 					this,
 					async (stored) => await isCurrentSubscription(this, settings, stored),
@@ -66,11 +78,6 @@ export class LeadConversationsTrigger implements INodeType {
 			/** Replaces what is stored by the subscription wanted now (nothing, when Manual). */
 			async create(this: IHookFunctions): Promise<boolean> {
 				const settings = readSettings(this);
-				if (legacySigningSecret(this) !== undefined) {
-					this.logger.warn(
-						'Lead Conversations Trigger: the Signing Secret is stored in the workflow in plain text; move it into a Lead Conversations Signing Secret credential',
-					);
-				}
 				await withStoredSubscription(
 					this,
 					async (stored) => await subscribe(this, settings, stored),

@@ -72,7 +72,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"In the service's dashboard open Settings, Webhooks, Add Endpoint, enter this node's Production URL (shown above under Webhook URLs), choose the same events, and put the signing secret it shows into a Lead Conversations Signing Secret credential, chosen above",
+			"In the service's dashboard open Settings, Webhooks, Add Endpoint, enter this node's Production URL (shown above under Webhook URLs), choose the same events, and put the signing secret it shows into a Lead Conversations Signing Secret API credential, chosen above",
 		name: 'manualNotice',
 		type: 'notice',
 		default: '',

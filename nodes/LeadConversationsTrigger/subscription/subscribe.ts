@@ -16,7 +16,7 @@ import {
 import { assertHttpsWebhookUrl, sameEvents } from './rules';
 
 const MANUAL_SECRET_HINT =
-	"Create a Lead Conversations Signing Secret credential with the secret the service's dashboard showed when the endpoint was added (Settings, Webhooks) and choose it in the trigger.";
+	"Create a Lead Conversations Signing Secret API credential with the secret the service's dashboard showed when the endpoint was added (Settings, Webhooks) and choose it in the trigger.";
 
 /**
  * Whether the stored subscription is the one wanted now, changing nothing: false when there is
@@ -85,7 +85,7 @@ export async function subscribe(
 			'The service created the subscription but returned no signing secret',
 			{
 				description:
-					"Choose Subscription: Manual, add the endpoint in the service's dashboard (Settings, Webhooks, Add Endpoint) and put the signing secret it shows into a Lead Conversations Signing Secret credential.",
+					"Choose Subscription: Manual, add the endpoint in the service's dashboard (Settings, Webhooks, Add Endpoint) and put the signing secret it shows into a Lead Conversations Signing Secret API credential.",
 			},
 		);
 	}

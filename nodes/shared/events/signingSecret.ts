@@ -1,4 +1,11 @@
-import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 /** The credential type that holds a signing secret (credentials/LeadConversationsSigningSecretApi). */
 export const SIGNING_SECRET_CREDENTIAL = 'leadConversationsSigningSecretApi';
@@ -15,4 +22,29 @@ export async function signingSecretFromCredential(
 	const credential = await context.getCredentials(SIGNING_SECRET_CREDENTIAL);
 	const secret = credential.signingSecret;
 	return typeof secret === 'string' && secret !== '' ? secret : undefined;
+}
+
+/**
+ * The credential form's Test button. The service offers no call that checks a signing secret,
+ * so this checks what can be checked without one: that it is there and has no stray spaces
+ * from copying it out of the dashboard (they would make every signature mismatch).
+ */
+export async function testSigningSecret(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const secret = credential.data?.signingSecret;
+	if (typeof secret !== 'string' || secret === '') {
+		return { status: 'Error', message: 'The signing secret is empty' };
+	}
+	if (secret.trim() !== secret) {
+		return {
+			status: 'Error',
+			message: 'The signing secret starts or ends with a space; copy it again without it',
+		};
+	}
+	return {
+		status: 'OK',
+		message: 'The secret is filled in; it is proven by the first delivery the trigger accepts',
+	};
 }

@@ -1,3 +1,5 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { createTriggerHarness, type TriggerHarness } from '../../../harness/engine';
 import { eventBody, minutesAgo, signedHeaders, triggerParameters } from './fixtures';
 
@@ -5,7 +7,7 @@ const SECRET = 'whsec_replay_window_test';
 const MINUTE = 60_000;
 
 /** A manual-subscription trigger: nothing is called on activation, the credential holds the secret. */
-async function manualTrigger(options: Record<string, unknown> = {}): Promise<TriggerHarness> {
+async function manualTrigger(options: INodeParameters = {}): Promise<TriggerHarness> {
 	const harness = createTriggerHarness(
 		triggerParameters({ subscription: 'manual', options }),
 		{ apiKey: 'unused-key', baseUrl: 'https://127.0.0.1:9/v1' },
