@@ -2,7 +2,7 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { SIGNATURE_HEADER } from '../../shared/constants';
 import { unmetLeadCondition } from '../../shared/events/conditions';
-import { deliveryKey } from '../../shared/events/dedup';
+import { deliveryKey, deliveryKeyDigest } from '../../shared/events/dedup';
 import { deliveryLedger } from '../../shared/events/dedupMemory';
 import { dataOf, outputJson } from '../../shared/events/payload';
 import { dedupHorizonMs } from '../../shared/events/replayWindow';
@@ -55,6 +55,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return answer.skipped();
 	}
 
-	const extra = settings.fetchCurrentLead ? await currentLeadFields(context, payload) : {};
+	const lead = settings.fetchCurrentLead ? await currentLeadFields(context, payload) : {};
+	const extra = { ...lead, delivery_key: deliveryKeyDigest(payload) };
 	return answer.started(context, outputJson(payload, settings.output, extra));
 }

@@ -61,6 +61,15 @@ export function deliveryKey(payload: Record<string, unknown>): string {
 	return `payload|${digestOf(payload)}`;
 }
 
+/**
+ * The event's delivery key as a fixed-size text (hex SHA-256), the same in every n8n process and
+ * after a restart: what a workflow can de-duplicate on where this process's memory cannot
+ * (queue mode, restarts), for example with n8n's Remove Duplicates node.
+ */
+export function deliveryKeyDigest(payload: Record<string, unknown>): string {
+	return createHash('sha256').update(deliveryKey(payload)).digest('hex');
+}
+
 function isKeyPart(value: unknown): value is string | number {
 	return (typeof value === 'string' && value !== '') || typeof value === 'number';
 }

@@ -17,6 +17,7 @@ import {
 	storedSecret,
 	triggerParameters,
 } from './fixtures';
+import { deliveryKeyDigest } from '../../../nodes/shared/events/dedup';
 import { FETCH_BUDGET_MS } from '../../../nodes/LeadConversationsTrigger/delivery/currentLead';
 import { seededRandom } from '../../../harness/support/random';
 import { mutateSignedDelivery } from './mutations';
@@ -94,7 +95,11 @@ describe('a verified delivery', () => {
 			status: 200,
 			ok: true,
 		});
-		expect(receiver.runs).toEqual([[{ json: JSON.parse(deliveries[0].body) }]]);
+		const payload = JSON.parse(deliveries[0].body) as IDataObject;
+		expect(receiver.runs).toEqual([
+			[{ json: { ...payload, delivery_key: deliveryKeyDigest(payload) } }],
+		]);
+		expect(deliveryKeyDigest(payload)).toMatch(/^[0-9a-f]{64}$/);
 		expect(receiver.runs[0][0].json).toMatchObject({
 			event: 'lead.qualified',
 			organization_id: 'org_alpha',
@@ -109,7 +114,10 @@ describe('a verified delivery', () => {
 
 		const result = await deliver(harness, body, signedHeaders(body, storedSecret(harness)));
 
-		expect(result.runs).toEqual([[{ json: data }]]);
+		const payload = JSON.parse(body) as IDataObject;
+		expect(result.runs).toEqual([
+			[{ json: { ...data, delivery_key: deliveryKeyDigest(payload) } }],
+		]);
 	});
 
 	it('answers the service 200 with a body that says nothing but "received"', async () => {
@@ -405,7 +413,13 @@ describe('duplicates (same event, data.id, timestamp and data)', () => {
 			runs.push(...result.runs);
 		}
 
-		expect(runs.map((run) => run[0].json)).toEqual(bodies.map((body) => JSON.parse(body)));
+		expect(runs.map((run) => run[0].json)).toEqual(
+			bodies.map((body) => {
+				const payload = JSON.parse(body) as IDataObject;
+				return { ...payload, delivery_key: deliveryKeyDigest(payload) };
+			}),
+		);
+		expect(new Set(runs.map((run) => run[0].json.delivery_key)).size).toBe(4);
 		// And each is still one event when the service retries it.
 		for (const body of bodies) {
 			expect((await deliver(harness, body, signedHeaders(body, secret))).runs).toEqual([]);
@@ -426,7 +440,8 @@ describe('duplicates (same event, data.id, timestamp and data)', () => {
 		for (const delivery of sandbox.control.deliveries()) events.set(delivery.body, 0);
 		for (const entry of receiver.received) {
 			if (entry.runs.length === 0) continue;
-			const body = JSON.stringify(entry.runs[0][0].json);
+			const { delivery_key: _key, ...payload } = entry.runs[0][0].json;
+			const body = JSON.stringify(payload);
 			events.set(body, (events.get(body) ?? 0) + entry.runs.length);
 		}
 		expect(events.size).toBe(4);
