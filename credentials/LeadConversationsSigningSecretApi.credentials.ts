@@ -1,13 +1,12 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
- * The secret the service signs webhook deliveries with. Kept apart from the API key: it belongs
- * to one endpoint (one subscription), and checking a delivery needs no access to the service.
+ * The secret the service signs webhook deliveries with. A credential rather than a node
+ * parameter so that n8n stores it encrypted and it never travels in a workflow's JSON.
  */
 export class LeadConversationsSigningSecretApi implements ICredentialType {
 	name = 'leadConversationsSigningSecretApi';
 
-	// n8n's community-package scan requires credential names to end in "API".
 	displayName = 'Lead Conversations Signing Secret API';
 
 	icon: Icon = {
@@ -16,7 +15,7 @@ export class LeadConversationsSigningSecretApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/lead-conversations/n8n-nodes-lead-conversations#verifying-events-from-a-webhook-node';
+		'https://github.com/lead-conversations/n8n-nodes-lead-conversations#signing-secret';
 
 	properties: INodeProperties[] = [
 		{
@@ -27,7 +26,7 @@ export class LeadConversationsSigningSecretApi implements ICredentialType {
 			required: true,
 			default: '',
 			description:
-				"Shown once when the endpoint is added in the service's dashboard (Settings, Webhooks), or returned by Webhook Subscription: Create",
+				"Shown once by the service's dashboard when the endpoint is added (Settings, Webhooks, Add Endpoint), or returned by Webhook Subscription: Create. Every delivery's X-Service-Signature is checked against it.",
 		},
 	];
 }

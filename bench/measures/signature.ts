@@ -4,7 +4,7 @@
 
 import { createHmac, randomBytes } from 'crypto';
 
-import { isValidSignature } from '../../nodes/LeadConversationsTrigger/signature';
+import { isValidSignature } from '../../nodes/shared/events/signature';
 import { createTriggerHarness } from '../../harness/engine';
 import { median } from '../lib/stats';
 

@@ -21,8 +21,10 @@ import {
 
 import { createAdditionalData, DEFAULT_INSTANCE_URL } from './additionalData';
 import { createCredentialsHelper, nodeCredentials, type HarnessCredentials } from './credentials';
+import { LeadConversationsSigningSecretApi } from '../../credentials/LeadConversationsSigningSecretApi.credentials';
 import { captureLogs } from './logger';
 import { createNodeTypes, latestVersion, TRIGGER_NODE_TYPE } from './nodeTypes';
+import { answer, incomingRequest, RecordedResponse } from './webhookHttp';
 
 export interface DeliveredRequest {
 	/** The exact bytes that arrive; a string is sent as UTF-8. */
@@ -44,6 +46,11 @@ export interface DeliveryResult {
 	noWebhookResponse?: boolean;
 	/** The error webhook() threw; n8n then answers 500 and starts no run. */
 	error?: Error;
+	/**
+	 * Whether the node wrote the answer itself inside webhook(). When it did not and a run
+	 * starts, n8n 2.x answers only after it has created the execution.
+	 */
+	answeredInWebhook: boolean;
 }
 
 export interface TriggerHarness {
@@ -79,7 +86,13 @@ export interface TriggerHarnessOptions {
 	nodeType?: string;
 	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
 	credentialTypes?: Record<string, ICredentialType>;
+	/** Chooses a Lead Conversations Signing Secret credential holding this secret. */
+	signingSecretCredential?: string;
+	/** The node's typeVersion as a saved workflow states it; the newest by default. */
+	typeVersion?: number;
 }
+
+export const SIGNING_SECRET_CREDENTIAL_TYPE = 'leadConversationsSigningSecretApi';
 
 /**
  * Drives a trigger node the way n8n's webhook service does: its `webhookMethods` run in n8n-core's
@@ -104,10 +117,20 @@ export function createTriggerHarness(
 		id: randomUUID(),
 		name: options.nodeName ?? 'Lead Conversations Trigger',
 		type: typeName,
-		typeVersion: latestVersion(nodeTypes.getByName(typeName)),
+		typeVersion: options.typeVersion ?? latestVersion(nodeTypes.getByName(typeName)),
 		position: [0, 0],
 		parameters: structuredClone(parameters),
-		credentials: nodeCredentials(),
+		credentials: {
+			...nodeCredentials(),
+			...(options.signingSecretCredential === undefined
+				? {}
+				: {
+						[SIGNING_SECRET_CREDENTIAL_TYPE]: {
+							id: 'lead-conversations-signing-secret',
+							name: 'Lead Conversations signing secret',
+						},
+					}),
+		},
 		webhookId: options.webhookId ?? randomUUID(),
 	};
 	const workflowId = `workflow-${randomUUID()}`;
@@ -123,7 +146,14 @@ export function createTriggerHarness(
 	});
 
 	const credentialsHelper = createCredentialsHelper(credentials, {
-		types: options.credentialTypes,
+		types: {
+			[SIGNING_SECRET_CREDENTIAL_TYPE]: new LeadConversationsSigningSecretApi(),
+			...options.credentialTypes,
+		},
+		stored:
+			options.signingSecretCredential === undefined
+				? undefined
+				: { [SIGNING_SECRET_CREDENTIAL_TYPE]: { signingSecret: options.signingSecretCredential } },
 	});
 	const baseAdditionalData = () =>
 		createAdditionalData({
@@ -211,6 +241,7 @@ export function createTriggerHarness(
 					headers: {},
 					runs: [],
 					error: error as Error,
+					answeredInWebhook: response.headersSent,
 				};
 			}
 			return answer(result, response, webhookDescription);
@@ -226,146 +257,4 @@ function defaultWebhook(nodeType: INodeType): IWebhookDescription {
 	const webhook = nodeType.description.webhooks?.find((candidate) => candidate.name === 'default');
 	if (!webhook) throw new UserError('The node declares no "default" webhook');
 	return webhook;
-}
-
-/** An Express-like request carrying exactly the delivered bytes, as n8n's raw-body reader keeps them. */
-function incomingRequest(request: DeliveredRequest, node: INode) {
-	const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
-	const headers: Record<string, string | string[]> = {};
-	for (const [name, value] of Object.entries(request.headers)) {
-		headers[name.toLowerCase()] = value;
-	}
-	const header = (name: string) => headers[name.toLowerCase()];
-	const contentType = String(headers['content-type'] ?? '')
-		.split(';')[0]
-		.trim();
-	return {
-		method: request.method ?? 'POST',
-		url: `/webhook/${node.webhookId}/webhook`,
-		path: `/webhook/${node.webhookId}/webhook`,
-		headers,
-		rawBody,
-		body: parseJson(rawBody),
-		query: request.query ?? {},
-		params: {},
-		contentType,
-		header,
-		get: header,
-		readRawBody: async () => {},
-	};
-}
-
-// n8n parses the body separately from keeping the raw bytes; anything unparseable arrives as {}.
-function parseJson(rawBody: Buffer): unknown {
-	try {
-		return JSON.parse(rawBody.toString('utf8')) as unknown;
-	} catch {
-		return {};
-	}
-}
-
-/** An Express-like response that records what the node wrote to it. */
-class RecordedResponse {
-	statusCode = 200;
-
-	body: unknown = undefined;
-
-	headers: Record<string, string> = {};
-
-	headersSent = false;
-
-	writableEnded = false;
-
-	status(code: number) {
-		this.statusCode = code;
-		return this;
-	}
-
-	sendStatus(code: number) {
-		this.statusCode = code;
-		return this.end();
-	}
-
-	setHeader(name: string, value: string) {
-		this.headers[name.toLowerCase()] = String(value);
-		return this;
-	}
-
-	header(name: string, value: string) {
-		return this.setHeader(name, value);
-	}
-
-	set(name: string, value: string) {
-		return this.setHeader(name, value);
-	}
-
-	writeHead(code: number, headers: Record<string, string> = {}) {
-		this.statusCode = code;
-		for (const [name, value] of Object.entries(headers)) this.setHeader(name, value);
-		this.headersSent = true;
-		return this;
-	}
-
-	json(body: unknown) {
-		this.body = body;
-		this.headersSent = true;
-		return this;
-	}
-
-	send(body?: unknown) {
-		if (body !== undefined) this.body = body;
-		this.headersSent = true;
-		return this;
-	}
-
-	write(chunk: unknown) {
-		this.body = this.body === undefined ? chunk : `${String(this.body)}${String(chunk)}`;
-		this.headersSent = true;
-		return true;
-	}
-
-	end(body?: unknown) {
-		if (body !== undefined) this.body = body;
-		this.headersSent = true;
-		this.writableEnded = true;
-		return this;
-	}
-}
-
-/**
- * n8n's answer for a webhook in `onReceived` response mode (cli webhook-helpers
- * `handleImmediateWebhookResponse` and `extractWebhookOnReceivedResponse`).
- */
-function answer(
-	result: IWebhookResponseData,
-	response: RecordedResponse,
-	webhook: IWebhookDescription,
-): DeliveryResult {
-	const runs = result.workflowData ?? [];
-	const common = {
-		headers: response.headers,
-		runs,
-		webhookResponse: result.webhookResponse as unknown,
-		noWebhookResponse: result.noWebhookResponse,
-	};
-	const responseCode = typeof webhook.responseCode === 'number' ? webhook.responseCode : 200;
-
-	if (result.noWebhookResponse === true) {
-		return { ...common, statusCode: response.statusCode, body: response.body };
-	}
-	if (result.workflowData === undefined) {
-		const body =
-			result.webhookResponse !== undefined
-				? (result.webhookResponse as unknown)
-				: { message: 'Webhook call received' };
-		return { ...common, statusCode: responseCode, body };
-	}
-	const responseData = webhook.responseData;
-	let body: unknown;
-	if (responseData === 'noData') body = undefined;
-	else if (typeof responseData === 'string' && responseData !== '' && !responseData.startsWith('='))
-		body = responseData;
-	else if (result.webhookResponse !== undefined) body = result.webhookResponse as unknown;
-	else body = { message: 'Workflow was started' };
-	return { ...common, statusCode: responseCode, body };
 }

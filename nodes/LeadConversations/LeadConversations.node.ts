@@ -7,11 +7,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../shared/constants';
+import { SIGNING_SECRET_CREDENTIAL, testSigningSecret } from '../shared/events/signingSecret';
 import { agentDescription } from './actions/agent/Agent.resource';
 import { conversationDescription } from './actions/conversation/Conversation.resource';
 import { eventDescription } from './actions/event/Event.resource';
 import { actionNodeOutputs } from './actions/event/outputs';
-import { leadConversationsSigningSecretTest } from './actions/event/signingSecretTest';
 import { leadDescription } from './actions/lead/Lead.resource';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from './actions/tool.descriptions';
@@ -39,9 +39,9 @@ export class LeadConversations implements INodeType {
 		credentials: [
 			{ name: CREDENTIAL_NAME, required: true, displayOptions: { hide: { resource: ['event'] } } },
 			{
-				name: 'leadConversationsSigningSecretApi',
+				name: SIGNING_SECRET_CREDENTIAL,
 				required: true,
-				testedBy: 'leadConversationsSigningSecretTest',
+				testedBy: 'testSigningSecret',
 				displayOptions: { show: { resource: ['event'] } },
 			},
 		],
@@ -81,7 +81,7 @@ export class LeadConversations implements INodeType {
 		],
 	};
 
-	methods = { listSearch, credentialTest: { leadConversationsSigningSecretTest } };
+	methods = { listSearch, credentialTest: { testSigningSecret } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -3,14 +3,14 @@
 
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { unmetLeadCondition } from '../LeadConversationsTrigger/conditions';
+import { unmetLeadCondition } from '../shared/events/conditions';
 import { PAGE_SIZE_MAX } from '../shared/constants';
 import type { ApiContext } from '../shared/transport';
 import { apiRequest } from '../shared/transport';
 import { readListPage } from '../shared/transport/pagination';
 import { POLL_EVENTS, TRANSFERRED, leadStatusItem, newLeadItem, transferredItem } from './events';
 import type { PollSettings } from './watchers';
-import { watchedLists } from './watchers';
+import { conditionsBesideStatus, watchedLists } from './watchers';
 
 export const TEST_EVENT_RECORDS = 3;
 
@@ -43,7 +43,7 @@ export async function testEventItems(
 		const leads = newestFirst(await firstPage(context, '/leads', {}), (lead) => lead.created_at);
 		return leads.slice(0, TEST_EVENT_RECORDS).map((lead) => newLeadItem(lead, polledAt));
 	}
-	const { statuses: _ignored, ...conditions } = settings.conditions;
+	const conditions = conditionsBesideStatus(settings);
 	const candidates: Array<{ updatedAt: unknown; item: IDataObject }> = [];
 	for (const list of watchedLists(settings)) {
 		for (const record of await firstPage(context, list.path, list.query)) {

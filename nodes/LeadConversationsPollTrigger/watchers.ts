@@ -5,8 +5,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { LeadConditions } from '../LeadConversationsTrigger/conditions';
-import { unmetLeadCondition } from '../LeadConversationsTrigger/conditions';
+import type { LeadConditions } from '../shared/events/conditions';
+import { unmetLeadCondition } from '../shared/events/conditions';
 import { LEAD_API_CHANNEL } from '../shared/constants';
 import type { PollEvent } from './events';
 import { POLL_EVENTS, TRANSFERRED, leadStatusItem, newLeadItem, transferredItem } from './events';
@@ -93,7 +93,7 @@ export async function pollStatuses(
 ): Promise<PollOutcome> {
 	const inStatus: StatusSets = {};
 	const items: IDataObject[] = [];
-	const { statuses: _ignored, ...conditions } = settings.conditions;
+	const conditions = conditionsBesideStatus(settings);
 	for (const list of watchedLists(settings)) {
 		const read = await readWholeList(context, list.path, list.query, deadline);
 		if (!read.complete) throw tooLongError(context, `every ${list.key} record`, budgetMs);
@@ -201,4 +201,9 @@ export async function pollNewLeads(
 		next,
 		advanced.fresh.map((lead) => newLeadItem(lead, polledAt)),
 	);
+}
+
+/** The lead conditions checked once a lead is in a watched status; the status list is the event. */
+export function conditionsBesideStatus(settings: PollSettings): LeadConditions {
+	return { ...settings.conditions, statuses: undefined };
 }

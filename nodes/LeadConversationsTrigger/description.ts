@@ -10,20 +10,12 @@ import {
 	WEBHOOK_ALL_EVENTS,
 	WEBHOOK_EVENTS,
 } from '../shared/constants';
-
-/** `lead.status_changed` → "Lead Status Changed", `purchase_30_days` → "Purchase 30 Days". */
-function titleOf(value: string): string {
-	return value
-		.split(/[._]/)
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
-}
-
-function optionsOf(values: readonly string[]): INodePropertyOptions[] {
-	return values
-		.map((value) => ({ name: titleOf(value), value }))
-		.sort((a, b) => a.name.localeCompare(b.name));
-}
+import {
+	DEFAULT_MAX_EVENT_AGE_MINUTES,
+	MAX_MAX_EVENT_AGE_MINUTES,
+	MIN_MAX_EVENT_AGE_MINUTES,
+} from '../shared/events/replayWindow';
+import { optionsOf } from '../shared/labels';
 
 const eventOptions: INodePropertyOptions[] = [
 	{
@@ -73,27 +65,26 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'Manual',
 				value: 'manual',
 				description:
-					"The endpoint was added in the service's dashboard; paste its signing secret below. Nothing is called on activation.",
+					"The endpoint was added in the service's dashboard; put its signing secret into a Signing Secret credential. Nothing is called on activation.",
 			},
 		],
 		default: 'automatic',
 	},
 	{
 		displayName:
-			"In the service's dashboard open Settings, Webhooks, Add Endpoint, enter this node's Production URL (shown above under Webhook URLs), choose the same events, and paste the signing secret it shows into Signing Secret",
+			"In the service's dashboard open Settings, Webhooks, Add Endpoint, enter this node's Production URL (shown above under Webhook URLs), choose the same events, and put the signing secret it shows into a Lead Conversations Signing Secret API credential, chosen above",
 		name: 'manualNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { subscription: ['manual'] } },
 	},
+	// Where workflows saved before the Signing Secret credential kept the secret, in plain text.
+	// Hidden, and still read when no credential is chosen (settings.ts, legacySigningSecret).
 	{
-		displayName: 'Signing Secret',
+		displayName: 'Signing Secret (Replaced by the Credential)',
 		name: 'signingSecret',
-		type: 'string',
-		typeOptions: { password: true },
+		type: 'hidden',
 		default: '',
-		description:
-			"Secret that every delivery's X-Service-Signature is checked against. When filled it always wins over the secret the service returned on subscribing. Required for a manual subscription.",
 	},
 	{
 		displayName: 'Options',
@@ -109,6 +100,15 @@ export const triggerProperties: INodeProperties[] = [
 				default: false,
 				description:
 					"Whether to read the lead's current values (one GET per event) and add them as current_lead, so later nodes act on today's values rather than those at the time of the event. Appointment and conversation events fetch the lead they belong to.",
+			},
+			{
+				displayName: 'Maximum Event Age (Minutes)',
+				name: 'maxEventAge',
+				type: 'number',
+				typeOptions: { minValue: MIN_MAX_EVENT_AGE_MINUTES, maxValue: MAX_MAX_EVENT_AGE_MINUTES },
+				default: DEFAULT_MAX_EVENT_AGE_MINUTES,
+				description:
+					"Deliveries whose event timestamp is older than this, or more than 5 minutes ahead, are refused with 403 and start no run, even when correctly signed: they can only be captured deliveries sent again. The service's last retry comes about 36 minutes after the first attempt.",
 			},
 			{
 				displayName: 'Only If Channel Is One Of',

@@ -555,7 +555,9 @@ describe('engine harness', () => {
 			});
 
 			expect(accepted.statusCode).toBe(200);
-			expect(accepted.body).toEqual({ message: 'Workflow was started' });
+			// n8n 2.41 evaluates an unset responseData to its default and sends that text.
+			expect(accepted.body).toBe('firstEntryJson');
+			expect(accepted.answeredInWebhook).toBe(false);
 			expect(accepted.runs).toEqual([
 				[
 					{

@@ -1,5 +1,6 @@
 // 10,000 deliveries that are not what the service signed: every one must be answered 401 and
-// start no run. They go through the trigger's webhook() in n8n's WebhookContext in-process, and a
+// start no run. Then replays: correctly signed deliveries sent again (inside the replay window:
+// 200, no run; outside it: 403, no run) and signed events stamped outside the window (403). They go through the trigger's webhook() in n8n's WebhookContext in-process, and a
 // sample goes over real HTTPS from the service to the trigger.
 
 import { createHmac, randomBytes } from 'crypto';
@@ -20,6 +21,8 @@ import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
 
 const DELIVERIES = scaled(10_000, 500);
+const REPLAYS = scaled(2_000, 200);
+const MINUTE = 60_000;
 const HTTP_SAMPLE = scaled(200, 50);
 const SEED = 20_250_501;
 const SIGNATURE = 'X-Service-Signature';
@@ -254,6 +257,8 @@ const byKind = new Map<string, { sent: number; refused: number }>();
 let inProcess = { sent: 0, refused: 0, runs: 0, thrown: 0 };
 let overHttp = { sent: 0, refused: 0, runs: 0 };
 let genuine = { sent: 0, accepted: 0 };
+const replays = { sent: 0, runs: 0, captured: 0, capturedRuns: 0, wrong: [] as string[] };
+const replaysByKind = new Map<string, { sent: number; expected: number }>();
 
 function tally(kind: string, result: DeliveryResult): void {
 	const entry = byKind.get(kind) ?? { sent: 0, refused: 0 };
@@ -289,7 +294,7 @@ it(`answers ${count(DELIVERIES)} fuzzed deliveries with 401 and starts no run`, 
 			const body = Buffer.from(
 				JSON.stringify({
 					event: 'lead.qualified',
-					timestamp: new Date(Date.UTC(2025, 0, 1) + turn).toISOString(),
+					timestamp: new Date(Date.now() - 60_000).toISOString(),
 					organization_id: 'org_alpha',
 					data: { id: `lead_genuine_${turn}`, name: 'Genuine', score: 90, status: 'qualified' },
 				}),
@@ -354,6 +359,93 @@ it(`answers a sample of ${HTTP_SAMPLE} fuzzed deliveries sent by the service ove
 	expect(receiver.received[HTTP_SAMPLE].result?.runs).toHaveLength(1);
 });
 
+it(`starts no second run for ${count(REPLAYS)} replays of correctly signed deliveries, at any time`, async () => {
+	const random = seededRandom(SEED + 2);
+	const pick = (n: number) => Math.floor(random() * n);
+	const t0 = Date.now();
+	const at = async (now: number, body: Buffer) => {
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+		try {
+			return await trigger.deliver({
+				body,
+				headers: { 'content-type': 'application/json', [SIGNATURE]: hmacHex(body, secret) },
+			});
+		} finally {
+			clock.mockRestore();
+		}
+	};
+	const signedEvent = (id: string, stampedAt: number) =>
+		Buffer.from(
+			JSON.stringify({
+				event: 'lead.qualified',
+				timestamp: new Date(stampedAt).toISOString(),
+				organization_id: 'org_alpha',
+				data: { id, name: 'Replayed', score: 90, status: 'qualified' },
+			}),
+		);
+	const note = (kind: string, result: DeliveryResult, status: number) => {
+		trace.addDelivery(`replay (${kind})`, result);
+		const entry = replaysByKind.get(kind) ?? { sent: 0, expected: 0 };
+		entry.sent++;
+		replays.sent++;
+		replays.runs += result.runs.length;
+		if (result.statusCode === status && result.runs.length === 0) entry.expected++;
+		else if (replays.wrong.length < 5) replays.wrong.push(`${kind}: ${result.statusCode}`);
+		replaysByKind.set(kind, entry);
+	};
+
+	// Deliveries captured on the way: each accepted once, with one run.
+	const captured = Array.from({ length: 50 }, (_, index) => {
+		const stampedAt = t0 - pick(5 * MINUTE);
+		return { body: signedEvent(`lead_captured_${index}`, stampedAt), stampedAt };
+	});
+	for (const { body, stampedAt } of captured) {
+		const first = await at(stampedAt + pick(10_000), body);
+		replays.captured++;
+		replays.capturedRuns += first.runs.length;
+	}
+
+	while (replays.sent < REPLAYS) {
+		const turn = replays.sent;
+		const { body, stampedAt } = captured[pick(captured.length)];
+		switch (turn % 4) {
+			case 0: // sent again while the service could still be retrying
+				note('inside the window', await at(stampedAt + pick(60 * MINUTE), body), 200);
+				break;
+			case 1: // sent again after the window, up to a week later
+				note(
+					'after the window',
+					await at(stampedAt + 60 * MINUTE + 1 + pick(7 * 24 * 60 * MINUTE), body),
+					403,
+				);
+				break;
+			case 2: // never seen, signed, stamped before the window
+				note(
+					'stamped too old',
+					await at(
+						t0,
+						signedEvent(`lead_old_${turn}`, t0 - 60 * MINUTE - 1 - pick(30 * 24 * 60 * MINUTE)),
+					),
+					403,
+				);
+				break;
+			default: // never seen, signed, stamped too far ahead
+				note(
+					'stamped ahead',
+					await at(
+						t0,
+						signedEvent(`lead_ahead_${turn}`, t0 + 5 * MINUTE + 1 + pick(365 * 24 * 60 * MINUTE)),
+					),
+					403,
+				);
+		}
+	}
+
+	expect(replays.capturedRuns).toBe(replays.captured);
+	expect(replays.wrong).toEqual([]);
+	expect(replays.runs).toBe(0);
+});
+
 afterAll(() => {
 	const kinds = [...byKind.entries()]
 		.map(([kind, { sent, refused }]) => `${kind} ${refused}/${sent}`)
@@ -366,13 +458,24 @@ afterAll(() => {
 			inProcess.runs === 0 &&
 			overHttp.sent > 0 &&
 			overHttp.refused === overHttp.sent &&
-			overHttp.runs === 0,
+			overHttp.runs === 0 &&
+			replays.sent === REPLAYS &&
+			replays.runs === 0 &&
+			replays.wrong.length === 0 &&
+			replays.capturedRuns === replays.captured,
 		measured:
 			`in-process (n8n WebhookContext): ${count(inProcess.refused)}/${count(inProcess.sent)} answered 401 ` +
 			`(${((100 * inProcess.refused) / Math.max(1, inProcess.sent)).toFixed(2)}%), ${inProcess.runs} runs, ` +
 			`${seconds(Number((inProcess as IDataObject).elapsed ?? 0))}; over HTTPS from the service: ` +
 			`${overHttp.refused}/${overHttp.sent} answered 401, ${overHttp.runs} runs; ` +
-			`${genuine.accepted}/${genuine.sent} genuine deliveries mixed in were accepted with one run each; by kind: ${kinds}`,
+			`${genuine.accepted}/${genuine.sent} genuine deliveries mixed in were accepted with one run each; by kind: ${kinds}; ` +
+			`replays of ${replays.captured} captured signed deliveries (${replays.capturedRuns} first runs): ${count(replays.sent)} sent, ${replays.runs} runs, ` +
+			[...replaysByKind.entries()]
+				.map(
+					([kind, { sent, expected }]) =>
+						`${kind} ${expected}/${sent} answered ${kind === 'inside the window' ? '200' : '403'}`,
+				)
+				.join(', '),
 	});
 });
 

@@ -94,6 +94,7 @@ describe('package.json as the community-package rules want it', () => {
 		expect(packageJson.n8n.n8nNodesApiVersion).toBe(1);
 		expect(packageJson.n8n.credentials).toEqual([
 			'dist/credentials/LeadConversationsApi.credentials.js',
+			'dist/credentials/LeadConversationsSigningSecretApi.credentials.js',
 		]);
 		expect(packageJson.n8n.nodes).toEqual([
 			'dist/nodes/LeadConversations/LeadConversations.node.js',

@@ -3,6 +3,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isRecord } from '../../shared/isRecord';
 import type { Problem } from '../../shared/validation';
 import { checkBoolean, checkLimit, isGiven } from '../../shared/validation';
 
@@ -93,6 +94,6 @@ export function dateText(value: unknown): string | undefined {
 
 /** A response body as an output item; a body that is not an object is kept under `response`. */
 export function bodyAsItem(body: unknown): IDataObject {
-	if (body && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+	if (isRecord(body)) return body as IDataObject;
 	return { response: (body ?? null) as IDataObject[string] };
 }

@@ -8,6 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PAGE_SIZE_MAX } from '../constants';
+import { isRecord } from '../isRecord';
 
 export interface ListPlan {
 	returnAll: boolean;
@@ -45,17 +46,13 @@ export function recordsToKeep(plan: ListPlan, recordsRead: number, pageLength: n
 	return Math.max(0, Math.min(pageLength, (plan.limit ?? 0) - recordsRead));
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Reads `{ data, pagination }`. Returns undefined when the body is not a list response at all.
  * Without a pagination object, or with `has_more` true but no cursor, there is nothing to follow.
  */
 export function readListPage<T>(body: unknown): ListPage<T> | undefined {
-	if (!isObject(body) || !Array.isArray(body.data)) return undefined;
-	const pagination = isObject(body.pagination) ? body.pagination : {};
+	if (!isRecord(body) || !Array.isArray(body.data)) return undefined;
+	const pagination = isRecord(body.pagination) ? body.pagination : {};
 	const cursor = pagination.next_cursor;
 	const nextCursor = typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 	return {

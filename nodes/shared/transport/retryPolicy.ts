@@ -10,6 +10,7 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import { backoffMs, type BackoffPolicy } from './backoff';
+import { isRecord } from '../isRecord';
 
 /**
  * Retries after the first attempt, for 5xx and network errors. A list of 2,000 records is 20
@@ -58,15 +59,11 @@ export type NetworkFailure = {
 	maybeSent: boolean;
 };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null;
-}
-
 /** Walks an error and its causes for the first network error code. */
 export function networkErrorCode(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
 	let current: unknown = error;
-	while (isObject(current) && !seen.has(current)) {
+	while (isRecord(current) && !seen.has(current)) {
 		seen.add(current);
 		// n8n wraps the client error in a NodeApiError that carries the code as `httpCode`.
 		for (const code of [current.code, current.httpCode]) {
@@ -76,7 +73,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 		}
 		current = current.cause;
 	}
-	const message = isObject(error) && typeof error.message === 'string' ? error.message : '';
+	const message = isRecord(error) && typeof error.message === 'string' ? error.message : '';
 	if (/socket hang up/i.test(message)) return 'ECONNRESET';
 	if (/timeout of \d+ms exceeded/i.test(message)) return 'ECONNABORTED';
 	return undefined;

@@ -3,6 +3,8 @@
 // `message`; nested `error.code/message/status`); anything else (plain text, HTML from a proxy,
 // an empty body) still yields a readable message.
 
+import { isRecord } from '../isRecord';
+
 export interface ServiceErrorBody {
 	code?: string;
 	message?: string;
@@ -20,10 +22,6 @@ export interface ServiceErrorExplanation {
 
 const MAX_TEXT_BODY = 300;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function text(value: unknown): string | undefined {
 	if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	if (typeof value === 'number') return String(value);
@@ -32,7 +30,7 @@ function text(value: unknown): string | undefined {
 
 function fromObject(body: Record<string, unknown>): ServiceErrorBody {
 	const error = body.error;
-	if (isObject(error)) {
+	if (isRecord(error)) {
 		// Nested shape: { error: { code, message, status } }
 		return { code: text(error.code), message: text(error.message) ?? text(body.message) };
 	}
@@ -46,13 +44,13 @@ function fromObject(body: Record<string, unknown>): ServiceErrorBody {
 /** Reads the service's error code and message from whatever body arrived. */
 export function readServiceErrorBody(body: unknown): ServiceErrorBody {
 	if (Buffer.isBuffer(body)) return readServiceErrorBody(body.toString('utf8'));
-	if (isObject(body)) return fromObject(body);
+	if (isRecord(body)) return fromObject(body);
 	if (typeof body === 'string') {
 		const trimmed = body.trim();
 		if (trimmed === '') return {};
 		try {
 			const parsed: unknown = JSON.parse(trimmed);
-			if (isObject(parsed)) return fromObject(parsed);
+			if (isRecord(parsed)) return fromObject(parsed);
 		} catch {
 			// Not JSON: the text itself is the message.
 		}

@@ -1,4 +1,4 @@
-import { unmetLeadCondition } from '../../../nodes/LeadConversationsTrigger/conditions';
+import { unmetLeadCondition } from '../../../nodes/shared/events/conditions';
 
 const hotLead = {
 	id: 'lead_1',

@@ -4,7 +4,7 @@ import {
 	DeliveryDedup,
 	canonicalJson,
 	deliveryKey,
-} from '../../../nodes/LeadConversationsTrigger/deliveryDedup';
+} from '../../../nodes/shared/events/dedup';
 
 const MINUTE = 60_000;
 const reparsed = (payload: unknown, space?: number) =>
@@ -103,12 +103,13 @@ describe('DeliveryDedup: a bounded set of keys remembered for the retry horizon'
 		const dedup = new DeliveryDedup(10 * MINUTE, 100);
 		expect(dedup.isDuplicate('k', 0)).toBe(false);
 		expect(dedup.isDuplicate('k', 9 * MINUTE)).toBe(true);
-		expect(dedup.isDuplicate('k', 10 * MINUTE)).toBe(false);
+		expect(dedup.isDuplicate('k', 10 * MINUTE)).toBe(true);
+		expect(dedup.isDuplicate('k', 10 * MINUTE + 1)).toBe(false);
 		expect(dedup.size).toBe(1);
 	});
 
 	it('holds at most its cap, forgetting the oldest first', () => {
-		expect(DELIVERY_MEMORY_CAP).toBe(5000);
+		expect(DELIVERY_MEMORY_CAP).toBe(20_000);
 		const dedup = new DeliveryDedup(DELIVERY_HORIZON_MS, 3);
 		for (const key of ['a', 'b', 'c', 'd']) dedup.isDuplicate(key, 0);
 		expect(dedup.size).toBe(3);
@@ -116,10 +117,18 @@ describe('DeliveryDedup: a bounded set of keys remembered for the retry horizon'
 		expect(dedup.isDuplicate('a', 1)).toBe(false);
 	});
 
-	it('stays within 5,000 keys under a flood of distinct events', () => {
+	it('stays within 20,000 keys under a flood of distinct events', () => {
 		const dedup = new DeliveryDedup();
-		for (let i = 0; i < 12_000; i++) dedup.isDuplicate(`lead.created|lead_${i}|t`, i);
+		for (let i = 0; i < 45_000; i++) dedup.isDuplicate(`lead.created|lead_${i}|t`, i);
 		expect(dedup.size).toBe(DELIVERY_MEMORY_CAP);
-		expect(dedup.isDuplicate('lead.created|lead_11999|t', 12_000)).toBe(true);
+		expect(dedup.isDuplicate('lead.created|lead_44999|t', 45_000)).toBe(true);
+		expect(dedup.isDuplicate('lead.created|lead_0|t', 45_001)).toBe(false);
+	});
+
+	it('remembers a key for the whole replay window: 60 minutes back plus 5 ahead', () => {
+		expect(DELIVERY_HORIZON_MS).toBe(65 * MINUTE);
+		const dedup = new DeliveryDedup();
+		expect(dedup.isDuplicate('k', 0)).toBe(false);
+		expect(dedup.isDuplicate('k', 65 * MINUTE)).toBe(true);
 	});
 });

@@ -34,6 +34,11 @@ export function eventBody(
 	});
 }
 
+/** An ISO timestamp `minutes` before now (negative: ahead of now). */
+export function minutesAgo(minutes: number, now = Date.now()): string {
+	return new Date(now - minutes * 60_000).toISOString();
+}
+
 export function triggerParameters(overrides: INodeParameters = {}): INodeParameters {
 	return { events: ['lead.qualified'], subscription: 'automatic', options: {}, ...overrides };
 }

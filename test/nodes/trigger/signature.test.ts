@@ -1,6 +1,6 @@
 import { createHmac } from 'crypto';
 
-import { isValidSignature } from '../../../nodes/LeadConversationsTrigger/signature';
+import { isValidSignature } from '../../../nodes/shared/events/signature';
 import { seededRandom } from '../../../harness/support/random';
 import { mutateSignedDelivery } from './mutations';
 

@@ -3,8 +3,8 @@ import {
 	rememberSubscription,
 	rememberedSubscription,
 	subscriptionScope,
-} from '../../../nodes/LeadConversationsTrigger/subscriptionMemory';
-import type { StoredSubscription } from '../../../nodes/LeadConversationsTrigger/subscription';
+} from '../../../nodes/LeadConversationsTrigger/subscription/memory';
+import type { StoredSubscription } from '../../../nodes/LeadConversationsTrigger/subscription/api';
 
 const PRODUCTION = 'https://n8n.dealer-group.example/webhook/5c1e0f3a/webhook';
 const TEST = 'https://n8n.dealer-group.example/webhook-test/5c1e0f3a/webhook';

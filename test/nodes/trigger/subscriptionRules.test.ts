@@ -5,7 +5,7 @@ import {
 	leadIdOf,
 	outputJson,
 	parseEventPayload,
-} from '../../../nodes/LeadConversationsTrigger/delivery';
+} from '../../../nodes/shared/events/payload';
 import {
 	assertHttpsWebhookUrl,
 	isSubscribed,
@@ -13,7 +13,7 @@ import {
 	readSubscriptionPage,
 	sameEvents,
 	subscribedEvents,
-} from '../../../nodes/LeadConversationsTrigger/subscriptionRules';
+} from '../../../nodes/LeadConversationsTrigger/subscription/rules';
 
 const node = { name: 'Lead Conversations Trigger' } as INode;
 

@@ -5,7 +5,7 @@ import { AGENT_STATUSES } from '../../../shared/constants';
 import { collectListPages } from '../../../shared/transport';
 import { checkOneOf, ifGiven } from '../../../shared/validation';
 import { collectionParameter, givenOnly, readListOptions, throwIfInvalid } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 import { listOptionsForNodeOrTool } from '../tool.descriptions';
 
 const properties: INodeProperties[] = [

@@ -18,7 +18,7 @@ import {
 } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
 import { collectionParameter, locatorValue, bodyAsItem, throwIfInvalid } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 
 const properties: INodeProperties[] = [
 	agentLocator,

@@ -10,7 +10,7 @@ import { collectListPages } from '../../../shared/transport';
 import { checkIdPrefix, checkOneOf, firstProblem, ifGiven } from '../../../shared/validation';
 import { leadLocator } from '../common.descriptions';
 import { collectionParameter, givenOnly, readListOptions, throwIfInvalid } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 import { listOptionsForNodeOrTool } from '../tool.descriptions';
 
 const properties: INodeProperties[] = [

@@ -1,6 +1,6 @@
-import { type EventPayload, parseEventPayload } from '../../../LeadConversationsTrigger/delivery';
-import { isValidSignature } from '../../../LeadConversationsTrigger/signature';
-import { replayWindowProblem } from './replayWindow';
+import { type EventPayload, parseEventPayload } from '../../../shared/events/payload';
+import { type ReplayWindow, timestampVerdict } from '../../../shared/events/replayWindow';
+import { isValidSignature } from '../../../shared/events/signature';
 
 /** Why a delivery is refused; stable codes a workflow can branch on. */
 export type RejectionReason =
@@ -28,7 +28,7 @@ export function checkDelivery(
 	rawBody: Buffer,
 	header: string | string[] | undefined,
 	now: number,
-	replayWindowMinutes: number,
+	window: ReplayWindow,
 ): DeliveryCheck {
 	if (header === undefined || header === '') {
 		return {
@@ -50,7 +50,25 @@ export function checkDelivery(
 			message: 'The signed body is not a JSON object with an "event" name',
 		};
 	}
-	const late = replayWindowProblem(payload.timestamp, now, replayWindowMinutes);
+	const late = replayWindowProblem(payload.timestamp, now, window);
 	if (late !== undefined) return { reason: 'outside_replay_window', message: late };
 	return { payload };
+}
+
+/** Why a timestamp lies outside the window (the trigger's window: same edges, same default). */
+function replayWindowProblem(
+	timestamp: unknown,
+	now: number,
+	window: ReplayWindow,
+): string | undefined {
+	switch (timestampVerdict(timestamp, now, window)) {
+		case 'inside':
+			return undefined;
+		case 'missing':
+			return 'The event has no valid "timestamp", so its age cannot be checked';
+		case 'tooOld':
+			return `The event occurred ${Math.ceil((now - Date.parse(String(timestamp))) / 60_000)} minutes ago, more than the replay window of ${window.maxAgeMinutes} minutes`;
+		case 'tooNew':
+			return `The event's timestamp is more than ${window.maxAheadMinutes} minutes in the future`;
+	}
 }

@@ -8,8 +8,8 @@ import {
 	DELIVERY_HORIZON_MS,
 	DELIVERY_MEMORY_CAP,
 	deliveryKey,
-} from '../../../LeadConversationsTrigger/deliveryDedup';
-import type { EventPayload } from '../../../LeadConversationsTrigger/delivery';
+} from '../../../shared/events/dedup';
+import type { EventPayload } from '../../../shared/events/payload';
 
 /** Short, fixed-size form of a delivery key: memory holds thousands of them. */
 export function storedKeyOf(payload: EventPayload): string {

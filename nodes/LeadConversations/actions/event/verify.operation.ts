@@ -7,13 +7,18 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { SIGNATURE_HEADER } from '../../../shared/constants';
-import { type OutputShape, outputJson } from '../../../LeadConversationsTrigger/delivery';
+import { type OutputShape, outputJson } from '../../../shared/events/payload';
+import { SIGNING_SECRET_CREDENTIAL } from '../../../shared/events/signingSecret';
+import {
+	DEFAULT_MAX_EVENT_AGE_MINUTES,
+	MAX_MAX_EVENT_AGE_MINUTES,
+	MIN_MAX_EVENT_AGE_MINUTES,
+	type ReplayWindow,
+	replayWindowOf,
+} from '../../../shared/events/replayWindow';
 import { collectionParameter } from '../input';
 import { type DeliveryCheck, type Rejection, checkDelivery } from './checkDelivery';
-import { DEFAULT_REPLAY_WINDOW_MINUTES } from './replayWindow';
 import { storedKeyOf, unseenDeliveries } from './seenDeliveries';
-
-export const SIGNING_SECRET_CREDENTIAL = 'leadConversationsSigningSecretApi';
 
 const properties: INodeProperties[] = [
 	{
@@ -75,13 +80,13 @@ const properties: INodeProperties[] = [
 				default: 'payload',
 			},
 			{
-				displayName: 'Replay Window (Minutes)',
-				name: 'replayWindowMinutes',
+				displayName: 'Maximum Event Age (Minutes)',
+				name: 'maxEventAge',
 				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: DEFAULT_REPLAY_WINDOW_MINUTES,
+				typeOptions: { minValue: MIN_MAX_EVENT_AGE_MINUTES, maxValue: MAX_MAX_EVENT_AGE_MINUTES },
+				default: DEFAULT_MAX_EVENT_AGE_MINUTES,
 				description:
-					"Refuse an event whose timestamp is older than this, or more than 5 minutes ahead. The service's last retry comes about 36 minutes after the event. 0 turns the check off.",
+					"Refuse (reason outside_replay_window) an event whose timestamp is older than this, or more than 5 minutes ahead, even when correctly signed: it can only be a captured delivery sent again. The service's last retry comes about 36 minutes after the first attempt.",
 			},
 		],
 	},
@@ -97,7 +102,7 @@ interface Settings {
 	rejectedToOutput: boolean;
 	rawBodyField: string;
 	output: OutputShape;
-	replayWindowMinutes: number;
+	replayWindow: ReplayWindow;
 }
 
 async function readSettings(context: IExecuteFunctions): Promise<Settings> {
@@ -110,19 +115,12 @@ async function readSettings(context: IExecuteFunctions): Promise<Settings> {
 		);
 	}
 	const options = collectionParameter.call(context, 'options', 0);
-	const window = options.replayWindowMinutes ?? DEFAULT_REPLAY_WINDOW_MINUTES;
-	if (typeof window !== 'number' || !Number.isFinite(window) || window < 0) {
-		throw new NodeOperationError(
-			context.getNode(),
-			'Replay Window (Minutes) must be a number of minutes, 0 or more',
-		);
-	}
 	return {
 		signingSecret,
 		rejectedToOutput: context.getNodeParameter('rejected', 0, 'output') !== 'error',
 		rawBodyField: String(context.getNodeParameter('rawBodyField', 0, 'data')).trim(),
 		output: options.output === 'data' ? 'data' : 'payload',
-		replayWindowMinutes: window,
+		replayWindow: replayWindowOf(options.maxEventAge),
 	};
 }
 
@@ -218,7 +216,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			rawBody,
 			header,
 			now,
-			settings.replayWindowMinutes,
+			settings.replayWindow,
 		);
 		// A refusal that fails the execution does so before anything is recorded as seen.
 		if (!('payload' in check) && !settings.rejectedToOutput && !this.continueOnFail()) {

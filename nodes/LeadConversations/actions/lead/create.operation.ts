@@ -12,7 +12,7 @@ import {
 	firstProblem,
 	ifGiven,
 } from '../../../shared/validation';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 import {
 	collectionParameter,
 	optionalParameter,

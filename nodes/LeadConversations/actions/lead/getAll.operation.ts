@@ -40,7 +40,7 @@ import {
 	readListOptions,
 	throwIfInvalid,
 } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 import { compactLead, isToolNode } from '../tool';
 import { listOptionsForNodeOrTool } from '../tool.descriptions';
 

@@ -23,7 +23,7 @@ import {
 	trimmedText,
 	throwIfInvalid,
 } from '../input';
-import { optionsOf } from '../options';
+import { optionsOf } from '../../../shared/labels';
 
 /** Optional fields of a lead that can be cleared by sending them as null. */
 const CLEARABLE_FIELDS = [

@@ -183,14 +183,18 @@ describe('Event → Verify: replay window', () => {
 		expect(rejectedOf(result)[0].message).toContain('more than the replay window of 60 minutes');
 	});
 
-	it('follows Replay Window (Minutes), and 0 turns the check off', async () => {
-		const old = signed(eventBody({ timestamp: isoAgo(10 * MINUTE) }));
-		const five = await runVerify([old], { parameters: { options: { replayWindowMinutes: 5 } } });
-		expect(rejectedOf(five).map((item) => item.reason)).toEqual(['outside_replay_window']);
+	it('follows Maximum Event Age (Minutes), the trigger\'s option, never below the last retry', async () => {
+		const old = signed(eventBody({ timestamp: isoAgo(45 * MINUTE) }));
+		const forty = await runVerify([old], { parameters: { options: { maxEventAge: 40 } } });
+		expect(rejectedOf(forty).map((item) => item.reason)).toEqual(['outside_replay_window']);
 
-		const ancient = signed(eventBody({ timestamp: '2020-01-01T00:00:00Z' }));
-		const off = await runVerify([ancient], { parameters: { options: { replayWindowMinutes: 0 } } });
-		expect(verifiedOf(off)).toHaveLength(1);
+		const ninety = await runVerify([old], { parameters: { options: { maxEventAge: 90 } } });
+		expect(verifiedOf(ninety)).toHaveLength(1);
+
+		// A window shorter than the service's retries would refuse real retries: 5 reads as 40.
+		const retry = signed(eventBody({ timestamp: isoAgo(36 * MINUTE) }));
+		const five = await runVerify([retry], { parameters: { options: { maxEventAge: 5 } } });
+		expect(verifiedOf(five)).toHaveLength(1);
 	});
 });
 

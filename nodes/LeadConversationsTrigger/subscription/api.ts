@@ -1,12 +1,8 @@
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { type ApiResponse, apiRequest } from '../shared/transport';
-import {
-	type ListedSubscription,
-	readSigningSecret,
-	readSubscriptionPage,
-} from './subscriptionRules';
+import { type ApiResponse, apiRequest } from '../../shared/transport';
+import { type ListedSubscription, readSigningSecret, readSubscriptionPage } from './rules';
 
 /** What the node keeps in its static data between activation and deactivation. */
 export interface StoredSubscription extends IDataObject {
@@ -52,7 +48,7 @@ export async function createSubscription(
 		throw new NodeApiError(this.getNode(), { status: 409, message: reason } as JsonObject, {
 			message: `The service already has a subscription for this trigger's webhook URL: ${reason}`,
 			description:
-				"This trigger lost track of an earlier subscription at its URL (the workflow's static data no longer names it) and could not find it in a listing of the service's subscriptions. Delete the endpoint with this workflow's webhook URL in the service's dashboard (Settings, Webhooks) and activate the workflow again, or choose Subscription: Manual and paste that endpoint's signing secret into Signing Secret.",
+				"This trigger lost track of an earlier subscription at its URL (the workflow's static data no longer names it) and could not find it in a listing of the service's subscriptions. Delete the endpoint with this workflow's webhook URL in the service's dashboard (Settings, Webhooks) and activate the workflow again, or choose Subscription: Manual and put that endpoint's signing secret into a Lead Conversations Signing Secret API credential.",
 			httpCode: '409',
 		});
 	}

@@ -1,14 +1,20 @@
 import { createHash } from 'crypto';
 
-/**
- * The service retries a failed delivery about 1, 5 and 30 minutes after the first failure,
- * so every retry of one delivery arrives within ~36 minutes. Remembering a key for an hour
- * keeps a comfortable margin over that schedule.
- */
-export const DELIVERY_HORIZON_MS = 60 * 60 * 1000;
+import { isRecord } from '../isRecord';
+import { DEFAULT_REPLAY_WINDOW, dedupHorizonMs } from './replayWindow';
 
-/** Enough for a busy dealership group's hour of events while keeping memory bounded. */
-export const DELIVERY_MEMORY_CAP = 5000;
+/**
+ * Keys are remembered for the whole replay window (`replayWindow.ts`), so a delivery the window
+ * accepts is always either new or known.
+ */
+export const DELIVERY_HORIZON_MS = dedupHorizonMs(DEFAULT_REPLAY_WINDOW);
+
+/**
+ * Keys kept per trigger: 20,000 events in 65 minutes is over 300 a minute for one trigger.
+ * Each key is held as a 44-character digest, about 3 MB when full. Beyond it the oldest keys go
+ * first, and only for those would a replay inside the window run again.
+ */
+export const DELIVERY_MEMORY_CAP = 20_000;
 
 /**
  * JSON of `value` with every object's keys sorted, so that two serializations of one value
@@ -31,6 +37,11 @@ function digestOf(value: unknown): string {
 	return createHash('sha256').update(canonicalJson(value)).digest('hex');
 }
 
+/** A key as the memory holds it: short and of fixed size whatever the payload. */
+function compact(key: string): string {
+	return createHash('sha256').update(key).digest('base64');
+}
+
 /**
  * The key that identifies one event across its retries. The service retries with the same
  * body, so `event`, `data.id` and `timestamp` repeat, and so does `data`. `data` is part of
@@ -42,10 +53,7 @@ function digestOf(value: unknown): string {
  */
 export function deliveryKey(payload: Record<string, unknown>): string {
 	const data = payload.data;
-	const resourceId =
-		data !== null && typeof data === 'object' && !Array.isArray(data)
-			? (data as Record<string, unknown>).id
-			: undefined;
+	const resourceId = isRecord(data) ? data.id : undefined;
 	const { event, timestamp } = payload;
 	if (isKeyPart(event) && isKeyPart(resourceId) && isKeyPart(timestamp)) {
 		return `${event}|${resourceId}|${timestamp}|${digestOf(data)}`;
@@ -53,25 +61,40 @@ export function deliveryKey(payload: Record<string, unknown>): string {
 	return `payload|${digestOf(payload)}`;
 }
 
+/**
+ * The event's delivery key as a fixed-size text (hex SHA-256), the same in every n8n process and
+ * after a restart: what a workflow can de-duplicate on where this process's memory cannot
+ * (queue mode, restarts), for example with n8n's Remove Duplicates node.
+ */
+export function deliveryKeyDigest(payload: Record<string, unknown>): string {
+	return createHash('sha256').update(deliveryKey(payload)).digest('hex');
+}
+
 function isKeyPart(value: unknown): value is string | number {
 	return (typeof value === 'string' && value !== '') || typeof value === 'number';
 }
 
 /**
- * A set of delivery keys, each remembered for `horizonMs` after it was first seen, holding at
+ * A set of delivery keys, each remembered for `horizonMs` (edge included) after it was first seen, holding at
  * most `cap` keys (the oldest are forgotten first). Time is passed in so tests can move it.
  */
 export class DeliveryDedup {
 	private readonly firstSeenAt = new Map<string, number>();
 
+	/** Set anew on each use, so a changed replay window applies at once. */
+	horizonMs: number;
+
 	constructor(
-		private readonly horizonMs = DELIVERY_HORIZON_MS,
+		horizonMs = DELIVERY_HORIZON_MS,
 		private readonly cap = DELIVERY_MEMORY_CAP,
-	) {}
+	) {
+		this.horizonMs = horizonMs;
+	}
 
 	/** Records `key` and says whether it was already seen within the horizon. */
-	isDuplicate(key: string, now: number): boolean {
+	isDuplicate(fullKey: string, now: number): boolean {
 		this.forgetExpired(now);
+		const key = compact(fullKey);
 		if (this.firstSeenAt.has(key)) return true;
 		this.firstSeenAt.set(key, now);
 		while (this.firstSeenAt.size > this.cap) {
@@ -88,7 +111,7 @@ export class DeliveryDedup {
 	/** Keys are kept in insertion order, so expired ones are always at the front. */
 	private forgetExpired(now: number): void {
 		for (const [key, seenAt] of this.firstSeenAt) {
-			if (now - seenAt < this.horizonMs) return;
+			if (now - seenAt <= this.horizonMs) return;
 			this.firstSeenAt.delete(key);
 		}
 	}

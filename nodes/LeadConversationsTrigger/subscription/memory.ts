@@ -1,4 +1,4 @@
-import type { StoredSubscription } from './subscription';
+import type { StoredSubscription } from './api';
 
 /**
  * A copy of each trigger's subscription record, held in this n8n process's memory beside the

@@ -1,4 +1,5 @@
-// Dropdown options built from the constants of the specification, with readable names.
+// Readable names for the specification's values, shared by both nodes so that a value is named
+// the same way in every dropdown.
 
 import type { INodePropertyOptions } from 'n8n-workflow';
 
@@ -13,12 +14,12 @@ const SPECIAL_NAMES: Record<string, string> = {
 	'en-US': 'English (United States)',
 };
 
-/** `in_conversation` → "In Conversation". */
+/** `in_conversation` → "In Conversation", `lead.status_changed` → "Lead Status Changed". */
 export function displayNameOf(value: string): string {
 	return (
 		SPECIAL_NAMES[value] ??
 		value
-			.split('_')
+			.split(/[._]/)
 			.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
 			.join(' ')
 	);

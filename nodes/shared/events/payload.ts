@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../isRecord';
 import { isLeadEvent } from './conditions';
 
 /** The common payload of every event (spec: Events, Payload). */
@@ -18,8 +19,8 @@ export function parseEventPayload(rawBody: Buffer): EventPayload | undefined {
 	} catch {
 		return undefined;
 	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-	const { event } = parsed as IDataObject;
+	if (!isRecord(parsed)) return undefined;
+	const { event } = parsed;
 	if (typeof event !== 'string' || event === '') return undefined;
 	return parsed as EventPayload;
 }
@@ -27,9 +28,7 @@ export function parseEventPayload(rawBody: Buffer): EventPayload | undefined {
 /** The event-specific `data` object; an empty one when the payload carries none. */
 export function dataOf(payload: EventPayload): IDataObject {
 	const { data } = payload;
-	return data !== null && typeof data === 'object' && !Array.isArray(data)
-		? (data as IDataObject)
-		: {};
+	return isRecord(data) ? (data as IDataObject) : {};
 }
 
 /**

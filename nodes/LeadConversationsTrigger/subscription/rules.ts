@@ -1,7 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { WEBHOOK_ALL_EVENTS } from '../shared/constants';
+import { WEBHOOK_ALL_EVENTS } from '../../shared/constants';
+import { isRecord } from '../../shared/isRecord';
 
 /**
  * The events to subscribe to: "All events" wins over any other choice; otherwise the chosen
@@ -58,10 +59,6 @@ export function readSigningSecret(created: IDataObject): string | undefined {
 export interface ListedSubscription {
 	id: string;
 	url: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
