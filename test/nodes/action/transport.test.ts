@@ -1,3 +1,4 @@
+import { delays } from '../../../nodes/shared/transport/delays';
 import { MAX_TRANSIENT_RETRIES } from '../../../nodes/shared/transport/retryPolicy';
 import { runActionNode, startTestSandbox } from '../../../harness/engine';
 import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox, visibleTrace } from './helpers';
@@ -351,14 +352,20 @@ describe('creating is never duplicated', () => {
 		const probe = await startTestSandbox({ seed, leads: 0 });
 		const keys = probe.keys;
 		await probe.close();
-		const later = new Promise<Awaited<ReturnType<typeof startTestSandbox>>>((resolve) =>
-			setTimeout(() => resolve(startTestSandbox({ port, seed, leads: 5 })), 150),
-		);
+		// The service comes up during the node's first wait after the refused connection, so the
+		// retry meets it whatever the machine's speed.
+		let later: ReturnType<typeof startTestSandbox> | undefined;
+		const jump = delays.sleep;
+		delays.sleep = async (ms) => {
+			later ??= startTestSandbox({ port, seed, leads: 5 });
+			await later;
+			await jump(ms);
+		};
 		const result = await runActionNode(CREATE_LEAD('+5491100000004'), {
 			apiKey: keys.full,
 			baseUrl: `http://127.0.0.1:${port}/v1`,
 		});
-		const service = await later;
+		const service = await (later ?? startTestSandbox({ port, seed, leads: 5 }));
 		try {
 			expect(result.error).toBeUndefined();
 			expect(jsonOf(result)[0]).toMatchObject({ phone: '+5491100000004' });
