@@ -287,12 +287,17 @@ test('`npm run demo` runs the three examples and tells what happened, in well un
 	expect(result.durationMs).toBeLessThan(60_000);
 }, 90_000);
 
-test('every example in examples/ is one of the workflows this suite runs', () => {
+test('every example in examples/ is accounted for by the end-to-end suite', () => {
 	const files = readdirSync(examplesDir)
 		.filter((file) => file.endsWith('.json'))
 		.sort();
 	expect(files).toEqual([
+		// Run by agentTool.e2e.ts with a scripted chat model.
+		'ask-about-your-leads.json',
 		'leads-to-spreadsheet.json',
+		// Imported and checked for an id here only; poll-trigger.e2e.ts runs the poll trigger
+		// through its own workflows (test/e2e/workflows/poll-*.json).
+		'new-leads-polling-to-spreadsheet.json',
 		'qualified-lead-round-robin.json',
 		'stalled-conversation-nudge.json',
 		// Run by verify.e2e.ts.
