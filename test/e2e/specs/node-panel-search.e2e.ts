@@ -126,7 +126,9 @@ describe('node panel search in the real editor', () => {
 		// The trigger node: its events.
 		// n8n counts the trigger's events; the poll trigger may be listed beside them.
 		expect(triggers.title).toMatch(/^Triggers \(\d+\)$/);
-		expect(triggers.items.length).toBeGreaterThanOrEqual(Number(/\d+/.exec(triggers.title ?? "")?.[0]));
+		expect(triggers.items.length).toBeGreaterThanOrEqual(
+			Number(/\d+/.exec(triggers.title ?? '')?.[0]),
+		);
 		expect(triggers.items).toEqual(
 			expect.arrayContaining(['On lead qualified', 'On lead created', 'On all events']),
 		);
