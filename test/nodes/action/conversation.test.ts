@@ -1,22 +1,11 @@
 import type { StoredConversation } from '../../../sandbox';
-import { jsonOf, ref, run, useSandbox } from './helpers';
+import { jsonOf, ref, run, useSandbox, seededConversation } from './helpers';
 import { expectRefusedBeforeSending, refusals, withExpression } from './refusals';
 
 const ctx = useSandbox({ leads: 600 }, { resetEach: false });
 
-function alphaConversations(): StoredConversation[] {
-	return ctx.sandbox.control
-		.state()
-		.conversations.filter((conversation) => conversation.organization_id === 'org_alpha');
-}
-
-function conversationWhere(
-	test: (conversation: StoredConversation) => boolean,
-): StoredConversation {
-	const found = alphaConversations().find(test);
-	if (!found) throw new Error('The seed has no such conversation');
-	return found;
-}
+const conversationWhere = (test: (conversation: StoredConversation) => boolean) =>
+	seededConversation(ctx.sandbox, test);
 
 describe('Conversation, values from expressions', () => {
 	const open = () => conversationWhere((c) => c.status === 'open' && c.channel !== 'phone');

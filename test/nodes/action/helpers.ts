@@ -15,7 +15,7 @@ import {
 	type RunningSandbox,
 	type SandboxOptions,
 } from '../../../harness/engine';
-import type { RequestLogEntry, StoredLead } from '../../../sandbox';
+import type { RequestLogEntry, StoredConversation, StoredLead } from '../../../sandbox';
 
 export const NODE = 'Lead Conversations';
 
@@ -127,4 +127,16 @@ export function editorContext(
 	});
 	additionalData.currentNodeParameters = parameters;
 	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+}
+
+/** A seeded conversation of the main test organization that `test` picks; the seed must hold one. */
+export function seededConversation(
+	sandbox: RunningSandbox,
+	test: (conversation: StoredConversation) => boolean,
+): StoredConversation {
+	const found = sandbox.control
+		.state()
+		.conversations.find((c) => c.organization_id === 'org_alpha' && test(c));
+	if (!found) throw new Error('The seed has no such conversation');
+	return found;
 }

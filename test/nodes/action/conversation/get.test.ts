@@ -1,23 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { StoredConversation } from '../../../../sandbox';
-import { apiRequests, jsonOf, ref, run, useSandbox } from '../helpers';
+import { apiRequests, jsonOf, ref, run, useSandbox, seededConversation } from '../helpers';
 
 const ctx = useSandbox({ leads: 600 }, { resetEach: false });
 
-function alphaConversations(): StoredConversation[] {
-	return ctx.sandbox.control
-		.state()
-		.conversations.filter((conversation) => conversation.organization_id === 'org_alpha');
-}
-
-function conversationWhere(
-	test: (conversation: StoredConversation) => boolean,
-): StoredConversation {
-	const found = alphaConversations().find(test);
-	if (!found) throw new Error('The seed has no such conversation');
-	return found;
-}
+const conversationWhere = (test: (conversation: StoredConversation) => boolean) =>
+	seededConversation(ctx.sandbox, test);
 
 describe('Conversation → Get', () => {
 	test('returns the AI summary and the messages, oldest first', async () => {

@@ -1,23 +1,20 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { StoredConversation } from '../../../../sandbox';
-import { apiRequests, jsonOf, ref, run, useSandbox, visibleTrace } from '../helpers';
+import {
+	apiRequests,
+	jsonOf,
+	ref,
+	run,
+	useSandbox,
+	visibleTrace,
+	seededConversation,
+} from '../helpers';
 
 const ctx = useSandbox({ leads: 600 }, { resetEach: false });
 
-function alphaConversations(): StoredConversation[] {
-	return ctx.sandbox.control
-		.state()
-		.conversations.filter((conversation) => conversation.organization_id === 'org_alpha');
-}
-
-function conversationWhere(
-	test: (conversation: StoredConversation) => boolean,
-): StoredConversation {
-	const found = alphaConversations().find(test);
-	if (!found) throw new Error('The seed has no such conversation');
-	return found;
-}
+const conversationWhere = (test: (conversation: StoredConversation) => boolean) =>
+	seededConversation(ctx.sandbox, test);
 
 describe('Conversation → Send Message', () => {
 	const open = () => conversationWhere((c) => c.status === 'open' && c.channel !== 'phone');
