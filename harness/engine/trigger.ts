@@ -7,7 +7,6 @@ import {
 	type ICredentialType,
 	type IDataObject,
 	type INode,
-	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
 	type IVersionedNodeType,
@@ -24,34 +23,15 @@ import { createCredentialsHelper, nodeCredentials, type HarnessCredentials } fro
 import { LeadConversationsSigningSecretApi } from '../../credentials/LeadConversationsSigningSecretApi.credentials';
 import { captureLogs } from './logger';
 import { createNodeTypes, latestVersion, TRIGGER_NODE_TYPE } from './nodeTypes';
-import { answer, incomingRequest, RecordedResponse } from './webhookHttp';
+import {
+	answer,
+	type DeliveredRequest,
+	type DeliveryResult,
+	incomingRequest,
+	RecordedResponse,
+} from './webhookHttp';
 
-export interface DeliveredRequest {
-	/** The exact bytes that arrive; a string is sent as UTF-8. */
-	body: Buffer | string;
-	headers: Record<string, string | string[]>;
-	/** Defaults to POST, the method the service delivers with. */
-	method?: string;
-	query?: IDataObject;
-}
-
-export interface DeliveryResult {
-	/** What the sender of the webhook receives. */
-	statusCode: number;
-	body: unknown;
-	headers: Record<string, string>;
-	/** The items each output starts the workflow with, when the node started a run. */
-	runs: INodeExecutionData[][];
-	webhookResponse?: unknown;
-	noWebhookResponse?: boolean;
-	/** The error webhook() threw; n8n then answers 500 and starts no run. */
-	error?: Error;
-	/**
-	 * Whether the node wrote the answer itself inside webhook(). When it did not and a run
-	 * starts, n8n 2.x answers only after it has created the execution.
-	 */
-	answeredInWebhook: boolean;
-}
+export type { DeliveredRequest, DeliveryResult } from './webhookHttp';
 
 export interface TriggerHarness {
 	/** The node's static data (`getWorkflowStaticData('node')`), kept between calls like n8n does. */

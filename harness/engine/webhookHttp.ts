@@ -1,9 +1,40 @@
-import type { INode, IWebhookDescription, IWebhookResponseData } from 'n8n-workflow';
-
-import type { DeliveredRequest, DeliveryResult } from './trigger';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IWebhookDescription,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 // The HTTP side of a webhook call as n8n's webhook service handles it: the request a node sees,
 // the response object it may write to, and the answer n8n sends when the node leaves it to n8n.
+
+export interface DeliveredRequest {
+	/** The exact bytes that arrive; a string is sent as UTF-8. */
+	body: Buffer | string;
+	headers: Record<string, string | string[]>;
+	/** Defaults to POST, the method the service delivers with. */
+	method?: string;
+	query?: IDataObject;
+}
+
+export interface DeliveryResult {
+	/** What the sender of the webhook receives. */
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, string>;
+	/** The items each output starts the workflow with, when the node started a run. */
+	runs: INodeExecutionData[][];
+	webhookResponse?: unknown;
+	noWebhookResponse?: boolean;
+	/** The error webhook() threw; n8n then answers 500 and starts no run. */
+	error?: Error;
+	/**
+	 * Whether the node wrote the answer itself inside webhook(). When it did not and a run
+	 * starts, n8n 2.x answers only after it has created the execution.
+	 */
+	answeredInWebhook: boolean;
+}
 
 /** An Express-like request carrying exactly the delivered bytes, as n8n's raw-body reader keeps them. */
 export function incomingRequest(request: DeliveredRequest, node: INode) {
