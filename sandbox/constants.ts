@@ -1,83 +1,36 @@
-// The sandbox keeps its own copies of every enum and limit of the specification: it is an
-// independent model of the service, so a mistake in the package cannot leak into it.
+// The service's vocabulary (enums, limits, headers of the specification) is written once, in
+// nodes/shared/constants.ts, and the sandbox takes it from there: the sandbox may import from
+// nodes/shared, never the reverse (what ships cannot depend on the simulator). What follows the
+// re-export is the sandbox's own: what the service does that the nodes never name (its own
+// declarations, such as LeadChannel with the interface's `api`, take precedence over the re-export).
 
-export const LEAD_CHANNELS = [
-	'chat_app',
-	'social_a',
-	'social_b',
-	'marketplace',
-	'web_form',
-	'email',
-	'phone',
-] as const;
-/** Channel of a lead created through the interface without a channel. */
-export const API_CHANNEL = 'api';
-export const ALL_LEAD_CHANNELS = [...LEAD_CHANNELS, API_CHANNEL] as const;
-export const LEAD_STATUSES = [
-	'new',
-	'in_conversation',
-	'qualified',
-	'assigned',
-	'closed',
-	'lost',
-] as const;
-export const LEAD_INTENTS = [
-	'purchase_30_days',
-	'purchase_90_days',
-	'browsing',
-	'unknown',
-] as const;
+import { LEAD_API_CHANNEL, LEAD_CHANNELS, MESSAGE_TYPES } from '../nodes/shared/constants';
+import type {
+	AGENT_CHANNELS,
+	AGENT_LANGUAGES,
+	AGENT_STATUSES,
+	AGENT_TONES,
+	CONVERSATION_CHANNELS,
+	CONVERSATION_STATUSES,
+	LEAD_INTENTS,
+	LEAD_STATUSES,
+	WEBHOOK_EVENTS,
+} from '../nodes/shared/constants';
 
-export const CONVERSATION_CHANNELS = [
-	'chat_app',
-	'social_a',
-	'social_b',
-	'email',
-	'phone',
-] as const;
-export const CONVERSATION_STATUSES = ['open', 'closed', 'transferred'] as const;
+export * from '../nodes/shared/constants';
+
+/** Every channel a stored lead can have: those a lead is created with, plus the interface's own. */
+export const ALL_LEAD_CHANNELS = [...LEAD_CHANNELS, LEAD_API_CHANNEL] as const;
 
 export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const;
-export const MESSAGE_TYPES = ['text', 'audio', 'image', 'document'] as const;
-export const POSTABLE_MESSAGE_TYPES = ['text', 'image', 'document'] as const;
 export const MESSAGE_SENDERS = ['ai_agent', 'human', 'lead'] as const;
-
-export const AGENT_STATUSES = ['active', 'inactive', 'draft'] as const;
-export const AGENT_PATCHABLE_STATUSES = ['active', 'inactive'] as const;
-export const AGENT_LANGUAGES = ['es-AR', 'es-MX', 'es-CR', 'es-CO', 'pt-BR', 'en-US'] as const;
-export const AGENT_CHANNELS = [
-	'chat_app',
-	'social_a',
-	'social_b',
-	'web',
-	'email',
-	'phone',
-] as const;
-export const AGENT_TONES = ['formal', 'friendly', 'professional'] as const;
-
-export const EVENT_TYPES = [
-	'lead.created',
-	'lead.qualified',
-	'lead.assigned',
-	'appointment.booked',
-	'conversation.status_changed',
-	'conversation.milestone',
-] as const;
-export const ALL_EVENTS = '*';
 
 export const E164 = /^\+[1-9]\d{1,14}$/;
 
 export const PAGE_LIMIT_DEFAULT = 20;
-export const PAGE_LIMIT_MIN = 1;
-export const PAGE_LIMIT_MAX = 100;
-export const SCORE_MIN = 0;
-export const SCORE_MAX = 100;
 
 /** Request bodies larger than this are refused with 413 (1 MiB). */
 export const MAX_BODY_BYTES = 1_048_576;
-
-export const RATE_LIMIT_DEFAULT = 1000;
-export const RATE_WINDOW_MS_DEFAULT = 60_000;
 
 export const DELIVERY_TIMEOUT_MS_DEFAULT = 10_000;
 /** Retries after the first failure: about 1, 5 and 30 minutes (scaled by retryScale). */
@@ -110,4 +63,4 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 export type AgentLanguage = (typeof AGENT_LANGUAGES)[number];
 export type AgentChannel = (typeof AGENT_CHANNELS)[number];
 export type AgentTone = (typeof AGENT_TONES)[number];
-export type EventType = (typeof EVENT_TYPES)[number];
+export type EventType = (typeof WEBHOOK_EVENTS)[number];

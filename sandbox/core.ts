@@ -3,8 +3,8 @@ import {
 	DEFAULT_LEADS_ALPHA,
 	DEFAULT_SEED,
 	DELIVERY_TIMEOUT_MS_DEFAULT,
-	RATE_LIMIT_DEFAULT,
-	RATE_WINDOW_MS_DEFAULT,
+	RATE_LIMIT_PER_MINUTE,
+	RATE_LIMIT_WINDOW_MS,
 	type EventType,
 } from './constants';
 import type { RequestLogEntry, RuntimeOptions, SandboxOptions } from './contract';
@@ -28,8 +28,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
 		host: options.host ?? '127.0.0.1',
 		leads: options.leads ?? DEFAULT_LEADS_ALPHA,
 		seed: options.seed ?? DEFAULT_SEED,
-		rateLimit: options.rateLimit ?? RATE_LIMIT_DEFAULT,
-		windowMs: options.windowMs ?? RATE_WINDOW_MS_DEFAULT,
+		rateLimit: options.rateLimit ?? RATE_LIMIT_PER_MINUTE,
+		windowMs: options.windowMs ?? RATE_LIMIT_WINDOW_MS,
 		retryScale: options.retryScale ?? 1,
 		allowHttpWebhooks: options.allowHttpWebhooks ?? false,
 		deliveryTimeoutMs: options.deliveryTimeoutMs ?? DELIVERY_TIMEOUT_MS_DEFAULT,

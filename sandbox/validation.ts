@@ -1,4 +1,4 @@
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from './constants';
+import { PAGE_LIMIT_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_MIN } from './constants';
 import { invalidField, invalidRequest } from './errors';
 
 // Validation helpers. Every failure is a 400 invalid_request whose message starts with the
@@ -13,7 +13,7 @@ const ISO_8601 =
 
 export function parseLimit(raw: string | null): number {
 	if (raw === null) return PAGE_LIMIT_DEFAULT;
-	return parseIntegerParam('limit', raw, PAGE_LIMIT_MIN, PAGE_LIMIT_MAX);
+	return parseIntegerParam('limit', raw, PAGE_SIZE_MIN, PAGE_SIZE_MAX);
 }
 
 export function parseIntegerParam(name: string, raw: string, min: number, max: number): number {

@@ -1,5 +1,5 @@
-// Every enum, limit and prefix of the service specification, written once. Nodes import these;
-// the sandbox keeps its own copy on purpose.
+// Every enum, limit and prefix of the service specification, written once. The nodes import these,
+// and so does the sandbox (it may import from nodes/shared; nothing here imports from it).
 
 export const CREDENTIAL_NAME = 'leadConversationsApi';
 

@@ -1,6 +1,6 @@
 import {
 	AGENT_LANGUAGES,
-	AGENT_PATCHABLE_STATUSES,
+	AGENT_SETTABLE_STATUSES,
 	AGENT_STATUSES,
 	AGENT_TONES,
 	type AgentLanguage,
@@ -47,7 +47,7 @@ function parseAgentPatch(body: JsonObject): AgentPatch {
 	const patch: AgentPatch = {};
 	if (has(body, 'name')) patch.name = requiredString(body, 'name');
 	// Transitions into draft are not offered: only active and inactive can be set.
-	patch.status = optionalEnum(body, 'status', AGENT_PATCHABLE_STATUSES);
+	patch.status = optionalEnum(body, 'status', AGENT_SETTABLE_STATUSES);
 	patch.language = optionalEnum(body, 'language', AGENT_LANGUAGES);
 	if (has(body, 'configuration')) {
 		const configuration = requireObject(body.configuration, 'configuration');

@@ -1,6 +1,6 @@
 import { createLead, updateLead, type LeadPatch } from '../actions';
 import {
-	API_CHANNEL,
+	LEAD_API_CHANNEL,
 	E164,
 	LEAD_CHANNELS,
 	LEAD_INTENTS,
@@ -105,7 +105,7 @@ export const leadRoutes: Route[] = [
 			const email = optionalString(body, 'email') ?? null;
 			if (email !== null && !isEmail(email))
 				throw invalidField('email', 'must be a valid email address');
-			let channel: LeadChannel = API_CHANNEL;
+			let channel: LeadChannel = LEAD_API_CHANNEL;
 			if (has(body, 'channel') && body.channel !== null) {
 				channel = optionalEnum(body, 'channel', LEAD_CHANNELS) as LeadChannel;
 			}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { ALL_EVENTS, EVENT_TYPES } from '../constants';
+import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS } from '../constants';
 import { invalidField, notFound } from '../errors';
 import { iso } from '../time';
 import type { WebhookRecord } from '../types';
@@ -7,7 +7,7 @@ import { has, optionalString, requiredString, requireObject } from '../validatio
 import { webhookCreatedView, webhookView } from '../views';
 import type { Route, RouteContext } from './route';
 
-const KNOWN_EVENTS: readonly string[] = [...EVENT_TYPES, ALL_EVENTS];
+const KNOWN_EVENTS: readonly string[] = [...WEBHOOK_EVENTS, WEBHOOK_ALL_EVENTS];
 
 function findWebhook(context: RouteContext): WebhookRecord {
 	const id = context.params[0];

@@ -1,3 +1,4 @@
+import { ALL_LEAD_CHANNELS, LEAD_INTENTS, LEAD_STATUSES } from '../../sandbox/constants';
 import { CursorCodec } from '../../sandbox/cursor';
 import { ApiError } from '../../sandbox/errors';
 import { Prng } from '../../sandbox/prng';
@@ -152,22 +153,14 @@ describe('seed data', () => {
 		const store = seedStore({ seed: 1, leadsAlpha: 250 });
 		const leads = [...store.org('org_alpha').leads.values()];
 		const has = (predicate: (lead: (typeof leads)[number]) => boolean) => leads.some(predicate);
-		for (const channel of [
-			'chat_app',
-			'social_a',
-			'social_b',
-			'marketplace',
-			'web_form',
-			'email',
-			'phone',
-			'api',
-		]) {
+		expect(ALL_LEAD_CHANNELS).toContain('api');
+		for (const channel of ALL_LEAD_CHANNELS) {
 			expect(has((lead) => lead.channel === channel)).toBe(true);
 		}
-		for (const status of ['new', 'in_conversation', 'qualified', 'assigned', 'closed', 'lost']) {
+		for (const status of LEAD_STATUSES) {
 			expect(has((lead) => lead.status === status)).toBe(true);
 		}
-		for (const intent of ['purchase_30_days', 'purchase_90_days', 'browsing', 'unknown']) {
+		for (const intent of LEAD_INTENTS) {
 			expect(has((lead) => lead.intent === intent)).toBe(true);
 		}
 		expect(has((lead) => lead.score === 0) && has((lead) => lead.score === 100)).toBe(true);
