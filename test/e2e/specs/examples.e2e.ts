@@ -1,67 +1,49 @@
-import { readdirSync, readFileSync, statSync } from 'fs';
+import { readdirSync } from 'fs';
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { runWorkflow, type WorkflowSpec } from '../../../harness/engine';
-import { nodeOutput, waitForExecutions, waitForTriggerStatus } from '../../../harness/real-n8n/executions';
-import { n8nCli, parseRawOutput } from '../../../harness/real-n8n/n8n-cli';
-import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../../../harness/real-n8n/n8n-server';
+import { FLAT_LEAD_COLUMNS } from '../../../nodes/LeadConversations/helpers/flatLead';
+import {
+	nodeOutput,
+	waitForExecutions,
+	waitForTriggerStatus,
+} from '../../../harness/real-n8n/executions';
+import {
+	N8nPublicApi,
+	N8nSession,
+	startN8n,
+	type N8nServer,
+} from '../../../harness/real-n8n/n8n-server';
 import { examplesDir, repoRoot } from '../../../harness/real-n8n/paths';
 import { runCommand, waitFor } from '../../../harness/real-n8n/processes';
 import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
 import { makeSelfSignedCertificate } from '../../../harness/real-n8n/tls';
+import {
+	EXAMPLE_SANDBOX,
+	example,
+	execute as executeIn,
+	inDemoEngine,
+	output,
+	storedFile as storedFileIn,
+	type RunJson,
+} from '../support/exampleRuns';
 
 // The example workflows of examples/ inside real n8n: the scheduled ones run with `n8n execute`
 // (through their "Run now" trigger), the round robin one activated in n8n serving HTTPS.
 // The same workflows also run through the in-process engine `npm run demo` uses, against a
 // sandbox with the same seed, to prove the demo tells what real n8n would do.
 
-const SEED = 20261121;
-const LEADS = 24;
+const LEADS = EXAMPLE_SANDBOX.leads;
 const ROSTER = ['user_ana_lopez', 'user_bruno_diaz', 'user_carla_ruiz'];
-
-interface RunJson {
-	data: { resultData: { runData: Record<string, any[]>; error?: { message: string } } };
-}
 
 let sandbox: RunningSandbox;
 let userFolder: string;
 
-function example(file: string): WorkflowSpec & { id: string } {
-	return JSON.parse(readFileSync(join(examplesDir, file), 'utf8'));
-}
-
-async function execute(workflowId: string): Promise<RunJson> {
-	const result = await n8nCli(userFolder, ['execute', `--id=${workflowId}`, '--rawOutput']);
-	const run = parseRawOutput(result.stdout) as RunJson;
-	if (run.data.resultData.error) throw new Error(run.data.resultData.error.message);
-	return run;
-}
-
-function output(run: RunJson, nodeName: string): Array<{ json: any; binary?: any }> {
-	const tasks = run.data.resultData.runData[nodeName];
-	return tasks ? tasks[tasks.length - 1].data.main[0] : [];
-}
-
-/** The bytes of a file n8n keeps in its binary data storage (filesystem mode, n8n's default). */
-function storedFile(binary: { id?: string; data: string }): Buffer {
-	if (!binary.id) return Buffer.from(binary.data, 'base64');
-	const name = binary.id.split('/').pop()!;
-	const found: string[] = [];
-	const walk = (dir: string) => {
-		for (const entry of readdirSync(dir)) {
-			const path = join(dir, entry);
-			if (statSync(path).isDirectory()) walk(path);
-			else if (entry === name) found.push(path);
-		}
-	};
-	walk(join(userFolder, '.n8n'));
-	if (found.length !== 1) throw new Error(`Cannot find the stored file of ${binary.id}`);
-	return readFileSync(found[0]);
-}
+const execute = (workflowId: string): Promise<RunJson> => executeIn(userFolder, workflowId);
+const storedFile = (binary: { id?: string; data: string }) => storedFileIn(userFolder, binary);
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, leads: LEADS, seed: SEED });
+	sandbox = await startSandbox({ port: 0, ...EXAMPLE_SANDBOX });
 	userFolder = await prepareUserFolder('examples', {
 		baseUrl: sandbox.baseUrl,
 		apiKey: sandbox.keys.full,
@@ -80,27 +62,6 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-/** The same workflow through the engine `npm run demo` uses, on a twin sandbox. */
-async function inDemoEngine(
-	file: string,
-	startNode: string,
-	prepare?: (twin: RunningSandbox) => void,
-) {
-	const twin = await startSandbox({ port: 0, leads: LEADS, seed: SEED });
-	try {
-		prepare?.(twin);
-		const result = await runWorkflow(
-			example(file),
-			{ apiKey: twin.keys.full, baseUrl: twin.baseUrl },
-			{ startNode, mode: 'trigger' },
-		);
-		expect(result.status).toBe('success');
-		return result;
-	} finally {
-		await twin.close();
-	}
-}
-
 describe('example: new leads to a spreadsheet file', () => {
 	const ID = example('leads-to-spreadsheet.json').id;
 	let firstCsv: Buffer;
@@ -109,22 +70,7 @@ describe('example: new leads to a spreadsheet file', () => {
 		const run = await execute(ID);
 		const leads = output(run, 'New leads since last run').map((item) => item.json);
 		expect(leads).toHaveLength(LEADS);
-		expect(Object.keys(leads[0])).toEqual([
-			'id',
-			'name',
-			'phone',
-			'email',
-			'channel',
-			'vehicle_interest',
-			'score',
-			'intent',
-			'status',
-			'assigned_to',
-			'created_at',
-			'updated_at',
-			'last_activity_at',
-			'organization_id',
-		]);
+		expect(Object.keys(leads[0])).toEqual([...FLAT_LEAD_COLUMNS]);
 
 		const [file] = output(run, 'Spreadsheet file');
 		expect(file.binary.data).toMatchObject({ mimeType: 'text/csv', fileExtension: 'csv' });
