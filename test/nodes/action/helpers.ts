@@ -9,39 +9,16 @@ import {
 	createCredentialsHelper,
 	createNodeTypes,
 	runActionNode,
-	startTestSandbox,
 	type RunActionNodeOptions,
 	type RunResult,
 	type RunningSandbox,
-	type SandboxOptions,
 } from '../../../harness/engine';
 import type { RequestLogEntry, StoredConversation, StoredLead } from '../../../sandbox';
+import { credentialsOf, useSandbox } from '../useSandbox';
 
 export const NODE = 'Lead Conversations';
 
-/**
- * One sandbox per test file. By default it is reset before each test; `resetEach: false` keeps
- * one seed for the whole file (the request log is still cleared).
- */
-export function useSandbox(options: SandboxOptions = {}, { resetEach = true } = {}) {
-	const context = {} as { sandbox: RunningSandbox };
-	beforeAll(async () => {
-		context.sandbox = await startTestSandbox(options);
-	});
-	beforeEach(() => {
-		if (resetEach) context.sandbox.control.reset({ leads: options.leads });
-		context.sandbox.control.clearFaults();
-		context.sandbox.control.clearRequests();
-	});
-	afterAll(async () => {
-		await context.sandbox.close();
-	});
-	return context;
-}
-
-export function credentialsOf(sandbox: RunningSandbox, key: keyof RunningSandbox['keys'] = 'full') {
-	return { apiKey: sandbox.keys[key], baseUrl: sandbox.baseUrl };
-}
+export { credentialsOf, useSandbox };
 
 export async function run(
 	sandbox: RunningSandbox,

@@ -2,11 +2,9 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RunningSandbox } from '../../../harness/engine';
 import { FETCH_BUDGET_MS } from '../../../nodes/LeadConversationsTrigger/delivery/currentLead';
 import { T0, useDeliverySetup } from './deliverySetup';
 import {
-	Receiver,
 	SIGNATURE,
 	eventBody,
 	hmacHex,
@@ -17,11 +15,6 @@ import {
 
 const setup = useDeliverySetup();
 const { activeTrigger, deliver, settled } = setup;
-let sandbox: RunningSandbox;
-let receiver: Receiver;
-beforeAll(() => {
-	({ sandbox, receiver } = setup);
-});
 
 describe('conditions checked before a run starts', () => {
 	it('run only for lead events that meet them; other events pass', async () => {
@@ -31,19 +24,19 @@ describe('conditions checked before a run starts', () => {
 				options: { minimumScore: 80, channels: ['chat_app', 'social_a'] },
 			}),
 		);
-		const hot = sandbox.control.createChannelLead({ channel: 'chat_app' });
-		const lukewarm = sandbox.control.createChannelLead({ channel: 'chat_app' });
-		const otherChannel = sandbox.control.createChannelLead({ channel: 'email' });
+		const hot = setup.sandbox.control.createChannelLead({ channel: 'chat_app' });
+		const lukewarm = setup.sandbox.control.createChannelLead({ channel: 'chat_app' });
+		const otherChannel = setup.sandbox.control.createChannelLead({ channel: 'email' });
 
-		sandbox.control.qualifyLead(hot.id, 85);
-		sandbox.control.qualifyLead(lukewarm.id, 60);
-		sandbox.control.qualifyLead(otherChannel.id, 95);
-		sandbox.control.bookAppointment(lukewarm.id);
+		setup.sandbox.control.qualifyLead(hot.id, 85);
+		setup.sandbox.control.qualifyLead(lukewarm.id, 60);
+		setup.sandbox.control.qualifyLead(otherChannel.id, 95);
+		setup.sandbox.control.bookAppointment(lukewarm.id);
 		await settled();
 
-		expect(sandbox.control.deliveries().every((entry) => entry.status === 200)).toBe(true);
+		expect(setup.sandbox.control.deliveries().every((entry) => entry.status === 200)).toBe(true);
 		// Which lead each run is about: lead events carry it in data.id, appointments in data.lead_id.
-		const started = receiver.runs.map((run) => {
+		const started = setup.receiver.runs.map((run) => {
 			const { event, data } = run[0].json as { event: string; data: IDataObject };
 			return `${event} ${String(data.lead_id ?? data.id)}`;
 		});
@@ -75,21 +68,21 @@ describe('conditions checked before a run starts', () => {
 describe('Fetch Current Lead', () => {
 	it("adds the lead's values of now, read with one GET, next to the event-time ones", async () => {
 		await activeTrigger(triggerParameters({ options: { fetchCurrentLead: true } }));
-		const lead = sandbox.control.createChannelLead({ channel: 'chat_app' });
+		const lead = setup.sandbox.control.createChannelLead({ channel: 'chat_app' });
 		// n8n is unreachable for the first attempt; meanwhile an advisor takes the lead.
-		receiver.refuseNext(1);
-		sandbox.control.qualifyLead(lead.id, 92);
-		const patched = await fetch(`${sandbox.baseUrl}/leads/${lead.id}`, {
+		setup.receiver.refuseNext(1);
+		setup.sandbox.control.qualifyLead(lead.id, 92);
+		const patched = await fetch(`${setup.sandbox.baseUrl}/leads/${lead.id}`, {
 			method: 'PATCH',
-			headers: { 'X-API-Key': sandbox.keys.full, 'Content-Type': 'application/json' },
+			headers: { 'X-API-Key': setup.sandbox.keys.full, 'Content-Type': 'application/json' },
 			body: JSON.stringify({ assigned_to: 'user_advisor_7', status: 'assigned' }),
 		});
 		expect(patched.status).toBe(200);
-		sandbox.control.clearRequests();
+		setup.sandbox.control.clearRequests();
 		await settled();
 
-		expect(receiver.runs).toHaveLength(1);
-		const json = receiver.runs[0][0].json as { data: IDataObject; current_lead: IDataObject };
+		expect(setup.receiver.runs).toHaveLength(1);
+		const json = setup.receiver.runs[0][0].json as { data: IDataObject; current_lead: IDataObject };
 		expect(json.data).toMatchObject({ id: lead.id, status: 'qualified' });
 		expect(json.current_lead).toMatchObject({
 			id: lead.id,
@@ -98,17 +91,17 @@ describe('Fetch Current Lead', () => {
 			score: 92,
 		});
 		expect(
-			sandbox.control.requests().map((request) => `${request.method} ${request.path}`),
+			setup.sandbox.control.requests().map((request) => `${request.method} ${request.path}`),
 		).toEqual([`GET /v1/leads/${lead.id}`]);
 	});
 
 	it('leaves the answer to n8n, after the read, and gives up the read after its budget so the answer stays well under 10 s', async () => {
 		const harness = await activeTrigger(triggerParameters({ options: { fetchCurrentLead: true } }));
-		const lead = sandbox.control
+		const lead = setup.sandbox.control
 			.state()
 			.leads.find((candidate) => candidate.organization_id === 'org_alpha')!;
 		const secret = storedSecret(harness);
-		sandbox.control.injectFaults({
+		setup.sandbox.control.injectFaults({
 			kind: 'delay',
 			delayMs: 1500,
 			method: 'GET',
@@ -120,8 +113,8 @@ describe('Fetch Current Lead', () => {
 		expect(slowResult.statusCode).toBe(200);
 		expect(slowResult.runs[0][0].json).toMatchObject({ current_lead: { id: lead.id } });
 
-		sandbox.control.clearFaults();
-		sandbox.control.injectFaults({
+		setup.sandbox.control.clearFaults();
+		setup.sandbox.control.injectFaults({
 			kind: 'delay',
 			delayMs: FETCH_BUDGET_MS + 2000,
 			method: 'GET',
@@ -147,7 +140,7 @@ describe('Fetch Current Lead', () => {
 				options: { fetchCurrentLead: true, output: 'data' },
 			}),
 		);
-		const lead = sandbox.control
+		const lead = setup.sandbox.control
 			.state()
 			.leads.find((candidate) => candidate.organization_id === 'org_alpha')!;
 		const body = eventBody('appointment.booked', { id: 'appt_1', lead_id: lead.id });
@@ -183,7 +176,7 @@ describe('Fetch Current Lead', () => {
 		const secret = storedSecret(harness);
 		const low = eventBody('lead.qualified', { id: 'lead_14', score: 10 });
 		const good = eventBody('lead.qualified', { id: 'lead_15', score: 90 }, T0);
-		sandbox.control.clearRequests();
+		setup.sandbox.control.clearRequests();
 
 		await deliver(harness, good, { [SIGNATURE]: hmacHex(good, 'wrong') });
 		await deliver(harness, low, signedHeaders(low, secret));
@@ -191,7 +184,7 @@ describe('Fetch Current Lead', () => {
 		await deliver(harness, good, signedHeaders(good, secret));
 
 		expect(
-			sandbox.control.requests().map((request) => `${request.method} ${request.path}`),
+			setup.sandbox.control.requests().map((request) => `${request.method} ${request.path}`),
 		).toEqual(['GET /v1/leads/lead_15']);
 	});
 });

@@ -2,12 +2,11 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { createTriggerHarness, type RunningSandbox } from '../../../harness/engine';
+import { createTriggerHarness } from '../../../harness/engine';
 import { deliveryKeyDigest } from '../../../nodes/shared/events/dedup';
 import { seededRandom } from '../../../harness/support/random';
 import { T0, useDeliverySetup } from './deliverySetup';
 import {
-	Receiver,
 	SIGNATURE,
 	eventBody,
 	hmacHex,
@@ -19,21 +18,16 @@ import { mutateSignedDelivery } from './mutations';
 
 const setup = useDeliverySetup();
 const { activeTrigger, deliver, settled, subscriptionId } = setup;
-let sandbox: RunningSandbox;
-let receiver: Receiver;
-beforeAll(() => {
-	({ sandbox, receiver } = setup);
-});
 
 describe('a verified delivery', () => {
 	it('of a lead qualified in the service starts one run whose item is exactly the delivered payload', async () => {
 		await activeTrigger();
-		const lead = sandbox.control.createChannelLead({ channel: 'chat_app' });
+		const lead = setup.sandbox.control.createChannelLead({ channel: 'chat_app' });
 
-		sandbox.control.qualifyLead(lead.id, 90);
+		setup.sandbox.control.qualifyLead(lead.id, 90);
 		await settled();
 
-		const deliveries = sandbox.control.deliveries();
+		const deliveries = setup.sandbox.control.deliveries();
 		expect(deliveries).toHaveLength(1);
 		expect(deliveries[0]).toMatchObject({
 			event: 'lead.qualified',
@@ -42,11 +36,11 @@ describe('a verified delivery', () => {
 			ok: true,
 		});
 		const payload = JSON.parse(deliveries[0].body) as IDataObject;
-		expect(receiver.runs).toEqual([
+		expect(setup.receiver.runs).toEqual([
 			[{ json: { ...payload, delivery_key: deliveryKeyDigest(payload) } }],
 		]);
 		expect(deliveryKeyDigest(payload)).toMatch(/^[0-9a-f]{64}$/);
-		expect(receiver.runs[0][0].json).toMatchObject({
+		expect(setup.receiver.runs[0][0].json).toMatchObject({
 			event: 'lead.qualified',
 			organization_id: 'org_alpha',
 			data: { id: lead.id, score: 90, status: 'qualified' },
@@ -159,8 +153,8 @@ describe('a delivery that fails verification gets 401, starts no run and learns 
 
 	it('with no secret known at all (nothing stored, nothing typed), even a digest for an empty key', async () => {
 		const harness = createTriggerHarness(triggerParameters(), {
-			apiKey: sandbox.keys.full,
-			baseUrl: sandbox.baseUrl,
+			apiKey: setup.sandbox.keys.full,
+			baseUrl: setup.sandbox.baseUrl,
 		});
 		const result = await deliver(harness, body, { [SIGNATURE]: hmacHex(body, '') });
 		expect(result.statusCode).toBe(401);
@@ -171,7 +165,7 @@ describe('a delivery that fails verification gets 401, starts no run and learns 
 		const harness = await activeTrigger();
 		const genuine = eventBody('lead.qualified', { id: 'lead_3', score: 70 });
 
-		const result = await sandbox.control.deliverRaw(
+		const result = await setup.sandbox.control.deliverRaw(
 			subscriptionId(harness),
 			genuine.replace('70', '99'),
 			{
@@ -180,7 +174,7 @@ describe('a delivery that fails verification gets 401, starts no run and learns 
 		);
 
 		expect(result).toMatchObject({ status: 401, ok: false });
-		expect(receiver.received).toEqual([
+		expect(setup.receiver.received).toEqual([
 			{ path: new URL(harness.webhookUrl).pathname, answered: 401, nodeStatus: 401, runs: [] },
 		]);
 	});
@@ -240,11 +234,11 @@ describe('after verification', () => {
 		const harness = await activeTrigger(triggerParameters({ events: ['lead.qualified'] }));
 		const body = eventBody('lead.created', { id: 'lead_5' });
 
-		const result = await sandbox.control.deliverRaw(subscriptionId(harness), body);
+		const result = await setup.sandbox.control.deliverRaw(subscriptionId(harness), body);
 
 		expect(result).toMatchObject({ status: 200, ok: true });
-		expect(receiver.received).toHaveLength(1);
-		expect(receiver.runs).toEqual([]);
+		expect(setup.receiver.received).toHaveLength(1);
+		expect(setup.receiver.runs).toEqual([]);
 	});
 
 	it('"All events" runs for any event name, also ones the list does not know', async () => {
@@ -262,7 +256,7 @@ describe('after verification', () => {
 				events: [],
 				otherEvents: 'lead.reactivated',
 			}),
-			{ apiKey: sandbox.keys.full, baseUrl: sandbox.baseUrl },
+			{ apiKey: setup.sandbox.keys.full, baseUrl: setup.sandbox.baseUrl },
 		);
 		await harness.activate();
 		const typed = eventBody('lead.reactivated', { id: 'lead_7' });

@@ -3,10 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	allLogs,
 	createTriggerHarness,
-	startTestSandbox,
 	type RunningSandbox,
 	type TriggerHarness,
 } from '../../../harness/engine';
+import { credentialsOf, useSandbox } from '../useSandbox';
 import { Receiver, minutesAgo, storedSecret, triggerParameters } from './fixtures';
 
 /** Event times inside the replay window while a file runs. */
@@ -37,28 +37,20 @@ export interface DeliverySetup {
 export function useDeliverySetup(): DeliverySetup {
 	const secretsSeen = new Set<string>();
 	const outputsSeen: IDataObject[] = [];
-	const setup = {} as DeliverySetup;
+	const setup = useSandbox({ retryScale: 0.002 }) as DeliverySetup;
 
 	beforeAll(async () => {
-		setup.sandbox = await startTestSandbox({ retryScale: 0.002 });
 		setup.receiver = await Receiver.start();
 	});
 
 	afterAll(async () => {
 		await setup.receiver.close();
-		await setup.sandbox.close();
-	});
-
-	beforeEach(() => {
-		setup.sandbox.control.reset();
 	});
 
 	setup.activeTrigger = async (parameters = triggerParameters()) => {
-		const harness = createTriggerHarness(
-			parameters,
-			{ apiKey: setup.sandbox.keys.full, baseUrl: setup.sandbox.baseUrl },
-			{ webhookBaseUrl: setup.receiver.baseUrl },
-		);
+		const harness = createTriggerHarness(parameters, credentialsOf(setup.sandbox), {
+			webhookBaseUrl: setup.receiver.baseUrl,
+		});
 		setup.receiver.attach(harness);
 		await harness.activate();
 		secretsSeen.add(storedSecret(harness));

@@ -2,18 +2,14 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { createTriggerHarness, type RunningSandbox } from '../../../harness/engine';
+import { createTriggerHarness } from '../../../harness/engine';
 import { deliveryKeyDigest } from '../../../nodes/shared/events/dedup';
+import { credentialsOf } from '../useSandbox';
 import { T0, T0_PLUS_5, useDeliverySetup } from './deliverySetup';
-import { Receiver, eventBody, signedHeaders, storedSecret, triggerParameters } from './fixtures';
+import { eventBody, signedHeaders, storedSecret, triggerParameters } from './fixtures';
 
 const setup = useDeliverySetup();
 const { activeTrigger, deliver, settled } = setup;
-let sandbox: RunningSandbox;
-let receiver: Receiver;
-beforeAll(() => {
-	({ sandbox, receiver } = setup);
-});
 
 describe('duplicates (same event, data.id, timestamp and data)', () => {
 	it('a delivery received three times starts one run; every copy is answered 200', async () => {
@@ -117,17 +113,17 @@ describe('duplicates (same event, data.id, timestamp and data)', () => {
 
 	it('events the service sends in one burst about one lead each start one run, retries included', async () => {
 		await activeTrigger(triggerParameters({ events: ['*'] }));
-		const lead = sandbox.control.createChannelLead({ channel: 'web_form' });
-		receiver.loseNextAnswers(2);
+		const lead = setup.sandbox.control.createChannelLead({ channel: 'web_form' });
+		setup.receiver.loseNextAnswers(2);
 
-		sandbox.control.qualifyLead(lead.id, 70);
-		sandbox.control.qualifyLead(lead.id, 92);
-		sandbox.control.bookAppointment(lead.id);
+		setup.sandbox.control.qualifyLead(lead.id, 70);
+		setup.sandbox.control.qualifyLead(lead.id, 92);
+		setup.sandbox.control.bookAppointment(lead.id);
 		await settled();
 
 		const events = new Map<string, number>();
-		for (const delivery of sandbox.control.deliveries()) events.set(delivery.body, 0);
-		for (const entry of receiver.received) {
+		for (const delivery of setup.sandbox.control.deliveries()) events.set(delivery.body, 0);
+		for (const entry of setup.receiver.received) {
 			if (entry.runs.length === 0) continue;
 			const { delivery_key: _key, ...payload } = entry.runs[0][0].json;
 			const body = JSON.stringify(payload);
@@ -135,12 +131,14 @@ describe('duplicates (same event, data.id, timestamp and data)', () => {
 		}
 		expect(events.size).toBe(4);
 		expect([...events.values()]).toEqual([1, 1, 1, 1]);
-		expect(sandbox.control.deliveries().filter((delivery) => delivery.attempt > 1).length).toBe(2);
+		expect(
+			setup.sandbox.control.deliveries().filter((delivery) => delivery.attempt > 1).length,
+		).toBe(2);
 	});
 
 	it('each trigger keeps its own record: two workflows both run for the same event', async () => {
 		const manual = triggerParameters({ subscription: 'manual', signingSecret: 's' });
-		const credentials = { apiKey: sandbox.keys.full, baseUrl: sandbox.baseUrl };
+		const credentials = credentialsOf(setup.sandbox);
 		const first = createTriggerHarness(manual, credentials);
 		const second = createTriggerHarness(manual, credentials);
 		const body = eventBody('lead.qualified', { id: 'lead_12' }, T0);
@@ -153,22 +151,22 @@ describe('duplicates (same event, data.id, timestamp and data)', () => {
 describe("the service's retries (scaled schedule) end in exactly one run", () => {
 	it('when the answers to the first delivery and to the first two retries are lost on the way back', async () => {
 		await activeTrigger();
-		const lead = sandbox.control.createChannelLead({ channel: 'web_form' });
-		receiver.loseNextAnswers(3);
+		const lead = setup.sandbox.control.createChannelLead({ channel: 'web_form' });
+		setup.receiver.loseNextAnswers(3);
 
-		sandbox.control.qualifyLead(lead.id, 88);
+		setup.sandbox.control.qualifyLead(lead.id, 88);
 		await settled();
 
-		const attempts = sandbox.control.deliveries().map((entry) => [entry.attempt, entry.ok]);
+		const attempts = setup.sandbox.control.deliveries().map((entry) => [entry.attempt, entry.ok]);
 		expect(attempts).toEqual([
 			[1, false],
 			[2, false],
 			[3, false],
 			[4, true],
 		]);
-		expect(receiver.received.map((entry) => entry.nodeStatus)).toEqual([200, 200, 200, 200]);
-		expect(receiver.runs).toHaveLength(1);
-		expect(receiver.runs[0][0].json).toMatchObject({
+		expect(setup.receiver.received.map((entry) => entry.nodeStatus)).toEqual([200, 200, 200, 200]);
+		expect(setup.receiver.runs).toHaveLength(1);
+		expect(setup.receiver.runs[0][0].json).toMatchObject({
 			event: 'lead.qualified',
 			data: { id: lead.id },
 		});
@@ -176,18 +174,20 @@ describe("the service's retries (scaled schedule) end in exactly one run", () =>
 
 	it('when n8n could not be reached at first: the retry that gets through runs once', async () => {
 		await activeTrigger();
-		const lead = sandbox.control.createChannelLead({ channel: 'chat_app' });
-		receiver.refuseNext(2);
+		const lead = setup.sandbox.control.createChannelLead({ channel: 'chat_app' });
+		setup.receiver.refuseNext(2);
 
-		sandbox.control.qualifyLead(lead.id, 81);
+		setup.sandbox.control.qualifyLead(lead.id, 81);
 		await settled();
 
-		expect(sandbox.control.deliveries().map((entry) => [entry.attempt, entry.status])).toEqual([
+		expect(
+			setup.sandbox.control.deliveries().map((entry) => [entry.attempt, entry.status]),
+		).toEqual([
 			[1, 503],
 			[2, 503],
 			[3, 200],
 		]);
-		expect(receiver.runs).toHaveLength(1);
+		expect(setup.receiver.runs).toHaveLength(1);
 	});
 });
 

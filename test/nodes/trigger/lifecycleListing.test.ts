@@ -5,16 +5,9 @@ import { NodeApiError } from 'n8n-workflow';
 import { createTriggerHarness } from '../../../harness/engine';
 import { startHttpReceiver, type LoopbackReceiver } from '../../../harness/support/receiver';
 import { triggerParameters } from './fixtures';
-import {
-	INSTANCE,
-	describeNoSecretLeak,
-	noteSecret,
-	rejection,
-	useLifecycleSetup,
-	warningsOf,
-} from './lifecycleSetup';
+import { INSTANCE, useLifecycleSetup, warningsOf } from './lifecycleSetup';
 
-useLifecycleSetup();
+const setup = useLifecycleSetup();
 
 /**
  * The specification shows no way to list subscriptions and the sandbox answers 405, so this
@@ -77,7 +70,7 @@ describe('a service that can list its subscriptions', () => {
 				secret: `listed-secret-${created}-${Math.random().toString(16).slice(2)}`,
 			};
 			subscriptions.push(subscription);
-			noteSecret(subscription.secret);
+			setup.noteSecret(subscription.secret);
 			return { status: 201, body: subscription };
 		}
 		if (id !== undefined) {
@@ -185,7 +178,7 @@ describe('a service that can list its subscriptions', () => {
 		calls = [];
 
 		const harness = listingTrigger('hook-conflict');
-		const error = await rejection(harness.activate());
+		const error = await setup.rejection(harness.activate());
 
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).httpCode).toBe('409');
@@ -199,4 +192,4 @@ describe('a service that can list its subscriptions', () => {
 	});
 });
 
-describeNoSecretLeak();
+setup.describeNoSecretLeak();

@@ -1,61 +1,51 @@
 // A trigger whose workflow's static data was lost.
 
-import { type RunningSandbox } from '../../../harness/engine';
 import { eventBody, signedHeaders, storedSecret, triggerParameters } from './fixtures';
 import {
 	REPLACED_SUBSCRIPTION,
-	describeNoSecretLeak,
-	failWebhookCalls,
 	loseStaticData,
-	newOnlySubscription,
-	trigger,
-	useLifecycleSetup,
 	warningsOf,
-	webhookCalls,
+	useLifecycleSetup,
 } from './lifecycleSetup';
 
 const setup = useLifecycleSetup();
-let sandbox: RunningSandbox;
-beforeAll(() => {
-	({ sandbox } = setup);
-});
 
 describe("a trigger whose workflow's static data was lost (within one n8n process)", () => {
 	it('a trigger whose static data was lost deletes its previous subscription on deactivation, leaving none', async () => {
-		const harness = trigger();
+		const harness = setup.trigger();
 		await harness.activate();
 		const subscriptionId = String(harness.staticData.subscriptionId);
 		loseStaticData(harness);
-		sandbox.control.clearRequests();
+		setup.sandbox.control.clearRequests();
 
 		expect(await harness.deactivate()).toBe(true);
 
-		expect(webhookCalls()).toEqual(['DELETE /v1/webhooks/{id} 204']);
-		expect(sandbox.control.requests()[0].path).toBe(`/v1/webhooks/${subscriptionId}`);
-		expect(sandbox.control.webhooks()).toEqual([]);
+		expect(setup.webhookCalls()).toEqual(['DELETE /v1/webhooks/{id} 204']);
+		expect(setup.sandbox.control.requests()[0].path).toBe(`/v1/webhooks/${subscriptionId}`);
+		expect(setup.sandbox.control.webhooks()).toEqual([]);
 		expect(harness.staticData).toEqual({});
 		expect(warningsOf(harness)).toEqual([]);
 	});
 
 	it('takes its subscription over on the next activation: still one subscription, the same secret', async () => {
-		const harness = trigger();
+		const harness = setup.trigger();
 		await harness.activate();
 		const before = { ...harness.staticData };
 		loseStaticData(harness);
-		sandbox.control.clearRequests();
+		setup.sandbox.control.clearRequests();
 
 		await harness.activate();
 
-		expect(webhookCalls()).toEqual(['GET /v1/webhooks/{id} 200']);
+		expect(setup.webhookCalls()).toEqual(['GET /v1/webhooks/{id} 200']);
 		expect(harness.staticData).toEqual(before);
-		expect(sandbox.control.webhooks().map((subscription) => subscription.id)).toEqual([
+		expect(setup.sandbox.control.webhooks().map((subscription) => subscription.id)).toEqual([
 			before.subscriptionId,
 		]);
 		expect(harness.logs.some((line) => line.includes('had lost subscription'))).toBe(true);
 	});
 
 	it('still verifies deliveries with the secret the static data lost', async () => {
-		const harness = trigger();
+		const harness = setup.trigger();
 		await harness.activate();
 		const secret = storedSecret(harness);
 		loseStaticData(harness);
@@ -69,40 +59,40 @@ describe("a trigger whose workflow's static data was lost (within one n8n proces
 	});
 
 	it('with other events chosen meanwhile, deletes the remembered subscription before subscribing to them', async () => {
-		const harness = trigger(triggerParameters({ events: ['lead.qualified'] }));
+		const harness = setup.trigger(triggerParameters({ events: ['lead.qualified'] }));
 		await harness.activate();
-		const old = sandbox.control.webhooks()[0];
+		const old = setup.sandbox.control.webhooks()[0];
 		loseStaticData(harness);
 		harness.node.parameters.events = ['lead.qualified', 'lead.assigned'];
-		sandbox.control.clearRequests();
+		setup.sandbox.control.clearRequests();
 
 		await harness.activate();
 
-		expect(webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
-		const subscription = newOnlySubscription(old.id);
+		expect(setup.webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
+		const subscription = setup.newOnlySubscription(old.id);
 		expect(subscription.events).toEqual(['lead.qualified', 'lead.assigned']);
 	});
 
 	it('still retries a DELETE that failed at deactivation when the record of it was lost', async () => {
-		const harness = trigger();
+		const harness = setup.trigger();
 		await harness.activate();
 		const leftover = String(harness.staticData.subscriptionId);
-		failWebhookCalls('DELETE', 403);
+		setup.failWebhookCalls('DELETE', 403);
 		await harness.deactivate();
-		sandbox.control.clearFaults();
+		setup.sandbox.control.clearFaults();
 		loseStaticData(harness);
-		sandbox.control.clearRequests();
+		setup.sandbox.control.clearRequests();
 
 		await harness.activate();
 
-		expect(webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
-		newOnlySubscription(leftover);
+		expect(setup.webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
+		setup.newOnlySubscription(leftover);
 		expect(harness.staticData.undeletedSubscriptionIds).toBeUndefined();
 	});
 
 	it('leaves other triggers alone: each one finds only its own subscription', async () => {
-		const first = trigger();
-		const second = trigger();
+		const first = setup.trigger();
+		const second = setup.trigger();
 		await first.activate();
 		await second.activate();
 		const secondId = second.staticData.subscriptionId;
@@ -110,10 +100,12 @@ describe("a trigger whose workflow's static data was lost (within one n8n proces
 
 		await first.deactivate();
 
-		expect(sandbox.control.webhooks().map((subscription) => subscription.id)).toEqual([secondId]);
+		expect(setup.sandbox.control.webhooks().map((subscription) => subscription.id)).toEqual([
+			secondId,
+		]);
 		await second.deactivate();
-		expect(sandbox.control.webhooks()).toEqual([]);
+		expect(setup.sandbox.control.webhooks()).toEqual([]);
 	});
 });
 
-describeNoSecretLeak();
+setup.describeNoSecretLeak();

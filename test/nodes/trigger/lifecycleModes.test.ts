@@ -2,43 +2,29 @@
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	createTriggerHarness,
-	type RunningSandbox,
-	type TriggerHarness,
-} from '../../../harness/engine';
+import { createTriggerHarness, type TriggerHarness } from '../../../harness/engine';
 import { startHttpReceiver, type LoopbackReceiver } from '../../../harness/support/receiver';
 import { eventBody, signedHeaders, storedSecret, triggerParameters } from './fixtures';
 import {
 	INSTANCE,
 	REPLACED_SUBSCRIPTION,
 	asSaved,
-	describeNoSecretLeak,
-	failWebhookCalls,
-	newOnlySubscription,
-	rejection,
-	trigger,
-	useLifecycleSetup,
 	warningsOf,
-	webhookCalls,
+	useLifecycleSetup,
 } from './lifecycleSetup';
 
 const setup = useLifecycleSetup();
-let sandbox: RunningSandbox;
-beforeAll(() => {
-	({ sandbox } = setup);
-});
 
 describe('delete: unsubscribing on deactivation', () => {
 	it('DELETEs the subscription and clears the static data', async () => {
-		const harness = trigger();
+		const harness = setup.trigger();
 		await harness.activate();
-		sandbox.control.clearRequests();
+		setup.sandbox.control.clearRequests();
 
 		expect(await harness.deactivate()).toBe(true);
 
-		expect(webhookCalls()).toEqual(['DELETE /v1/webhooks/{id} 204']);
-		expect(sandbox.control.webhooks()).toEqual([]);
+		expect(setup.webhookCalls()).toEqual(['DELETE /v1/webhooks/{id} 204']);
+		expect(setup.sandbox.control.webhooks()).toEqual([]);
 		expect(harness.staticData).toEqual({});
 	});
 
@@ -46,14 +32,14 @@ describe('delete: unsubscribing on deactivation', () => {
 		[
 			404,
 			(harness) =>
-				fetch(`${sandbox.baseUrl}/webhooks/${String(harness.staticData.subscriptionId)}`, {
+				fetch(`${setup.sandbox.baseUrl}/webhooks/${String(harness.staticData.subscriptionId)}`, {
 					method: 'DELETE',
-					headers: { 'X-API-Key': sandbox.keys.full },
+					headers: { 'X-API-Key': setup.sandbox.keys.full },
 				}),
 		],
-		[405, () => failWebhookCalls('DELETE', 405)],
+		[405, () => setup.failWebhookCalls('DELETE', 405)],
 	])('counts a %s as already gone', async (_status, makeTheServiceAnswerIt) => {
-		const harness = trigger();
+		const harness = setup.trigger();
 		await harness.activate();
 		await makeTheServiceAnswerIt(harness);
 
@@ -63,10 +49,10 @@ describe('delete: unsubscribing on deactivation', () => {
 	});
 
 	it('logs any other failure through n8n, still deactivates, and deletes the leftover before the next subscription', async () => {
-		const harness = trigger();
+		const harness = setup.trigger();
 		await harness.activate();
 		const leftover = String(harness.staticData.subscriptionId);
-		failWebhookCalls('DELETE', 403);
+		setup.failWebhookCalls('DELETE', 403);
 
 		expect(await harness.deactivate()).toBe(true);
 
@@ -75,11 +61,11 @@ describe('delete: unsubscribing on deactivation', () => {
 		expect(warnings[0]).toContain(leftover);
 		expect(harness.staticData).toEqual({ undeletedSubscriptionIds: [leftover] });
 
-		sandbox.control.clearRequests();
+		setup.sandbox.control.clearRequests();
 		await harness.activate();
 
-		expect(webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
-		newOnlySubscription(leftover);
+		expect(setup.webhookCalls()).toEqual(REPLACED_SUBSCRIPTION);
+		setup.newOnlySubscription(leftover);
 		expect(harness.staticData.undeletedSubscriptionIds).toBeUndefined();
 	});
 });
@@ -88,15 +74,15 @@ describe('Manual subscription', () => {
 	const manual = triggerParameters({ subscription: 'manual', signingSecret: 'dashboard-secret-1' });
 
 	it('calls nothing on activation or deactivation', async () => {
-		const harness = trigger(manual);
+		const harness = setup.trigger(manual);
 		await harness.activate();
 		await harness.deactivate();
-		expect(sandbox.control.requests()).toEqual([]);
+		expect(setup.sandbox.control.requests()).toEqual([]);
 		expect(harness.staticData).toEqual({});
 	});
 
 	it('verifies deliveries with the pasted signing secret', async () => {
-		const harness = trigger(manual);
+		const harness = setup.trigger(manual);
 		await harness.activate();
 		const body = eventBody('lead.qualified', { id: 'lead_1', score: 90 });
 
@@ -113,29 +99,29 @@ describe('Manual subscription', () => {
 	});
 
 	it('refuses to activate without the signing secret, naming the field', async () => {
-		const error = await rejection(
-			trigger(triggerParameters({ subscription: 'manual' })).activate(),
+		const error = await setup.rejection(
+			setup.trigger(triggerParameters({ subscription: 'manual' })).activate(),
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toContain('Signing Secret');
-		expect(sandbox.control.requests()).toEqual([]);
+		expect(setup.sandbox.control.requests()).toEqual([]);
 	});
 
 	it('removes a subscription this node made earlier in Automatic mode', async () => {
-		const automatic = trigger(triggerParameters(), { webhookId: 'hook-4' });
+		const automatic = setup.trigger(triggerParameters(), { webhookId: 'hook-4' });
 		await automatic.activate();
 
-		const switched = trigger(manual, { webhookId: 'hook-4', staticData: asSaved(automatic) });
+		const switched = setup.trigger(manual, { webhookId: 'hook-4', staticData: asSaved(automatic) });
 		await switched.activate();
 
-		expect(sandbox.control.webhooks()).toEqual([]);
+		expect(setup.sandbox.control.webhooks()).toEqual([]);
 		expect(switched.staticData).toEqual({});
 	});
 });
 
 describe('Signing Secret override', () => {
 	it('always wins over the secret the service returned', async () => {
-		const harness = trigger(triggerParameters({ signingSecret: 'typed-by-the-user' }));
+		const harness = setup.trigger(triggerParameters({ signingSecret: 'typed-by-the-user' }));
 		await harness.activate();
 		const body = eventBody('lead.qualified', { id: 'lead_2', score: 80 });
 
@@ -159,10 +145,10 @@ describe('test URL ("listen for test event") and production URL', () => {
 		['production', false, '/webhook/'],
 		['test', true, '/webhook-test/'],
 	])('the %s URL is subscribed, verified and cleaned up alike', async (_case, isTest, segment) => {
-		const harness = trigger(triggerParameters(), { isTest });
+		const harness = setup.trigger(triggerParameters(), { isTest });
 		await harness.activate();
 
-		const [subscription] = sandbox.control.webhooks();
+		const [subscription] = setup.sandbox.control.webhooks();
 		expect(subscription.url).toBe(harness.webhookUrl);
 		expect(new URL(subscription.url).pathname.startsWith(segment)).toBe(true);
 
@@ -175,7 +161,7 @@ describe('test URL ("listen for test event") and production URL', () => {
 		expect(delivery.runs).toHaveLength(1);
 
 		await harness.deactivate();
-		expect(sandbox.control.webhooks()).toEqual([]);
+		expect(setup.sandbox.control.webhooks()).toEqual([]);
 	});
 });
 
@@ -220,7 +206,7 @@ describe('a service that spells the creation response differently', () => {
 			webhookBaseUrl: INSTANCE,
 		});
 
-		const error = await rejection(harness.activate());
+		const error = await setup.rejection(harness.activate());
 
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toContain('no signing secret');
@@ -242,4 +228,4 @@ describe('a service that spells the creation response differently', () => {
 	});
 });
 
-describeNoSecretLeak();
+setup.describeNoSecretLeak();
