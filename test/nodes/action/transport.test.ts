@@ -4,7 +4,7 @@ import { runActionNode, startTestSandbox } from '../../../harness/engine';
 import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox, visibleTrace } from './helpers';
 import { freePort } from '../../../harness/support/ports';
 import { startScriptedService } from './servers';
-import { startOfNextWindow, useJumpingClock } from './clock';
+import { startOfNextWindow, useJumpingClock } from '../clock';
 
 const ctx = useSandbox({ leads: 250 });
 const clock = useJumpingClock();

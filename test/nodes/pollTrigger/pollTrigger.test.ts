@@ -9,6 +9,7 @@ import {
 	setLeadStatus,
 } from './helpers';
 
+import { useJumpingClock } from '../clock';
 import { keepingOfEngine, type StaticDataKeeping } from '../../../harness/engine/poll';
 
 let sandbox: RunningSandbox;
@@ -295,8 +296,13 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 			expect((await trigger.poll()).error).toBeUndefined();
 			expect(idsOf(trigger.executions.flat())).not.toContain(lead.id);
 		});
+	});
 
-		test('the service down: the poll fails after the retries, the position stays', async () => {
+	describe('the service down', () => {
+		// The transport's retries wait on a clock that jumps to each wait's end: no real waiting.
+		useJumpingClock();
+
+		test('the poll fails after the retries, the position stays', async () => {
 			const trigger = pollTrigger(sandbox, NEW_LEAD);
 			await trigger.poll();
 			const stored = trigger.position;
@@ -306,7 +312,7 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 			expect(failed.error?.message).toMatch(/503/);
 			expect(trigger.position).toEqual(stored);
 			expect(trigger.executions).toHaveLength(0);
-		}, 90_000);
+		});
 	});
 
 	describe('the poll time budget', () => {
@@ -317,6 +323,9 @@ describe.each(keepings)('static data kept %s', (keeping) => {
 			async () => {
 				const budgetMs = 700;
 				const trigger = pollTrigger(sandbox, NEW_LEAD, { budgetMs });
+				// The mark starts at a lead just before the burst, not a day back: the span the polls
+				// narrow is the burst's few milliseconds, so each halving is a poll of its own.
+				sandbox.control.createChannelLead();
 				await trigger.poll();
 				const leads = Array.from({ length: 1_000 }, () => sandbox.control.createChannelLead());
 				sandbox.control.injectFaults({

@@ -1,4 +1,4 @@
-import { delays } from '../../../nodes/shared/transport/delays';
+import { delays } from '../../nodes/shared/transport/delays';
 
 const ALL_BUT_DATE = [
 	'hrtime',
