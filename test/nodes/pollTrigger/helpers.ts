@@ -2,8 +2,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import {
 	createPollHarness,
+	keepingOfEngine,
 	type PollHarness,
 	type PollHarnessOptions,
+	type StaticDataKeeping,
 } from '../../../harness/engine/poll';
 import type { RunningSandbox } from '../../../sandbox/contract';
 
@@ -43,4 +45,30 @@ export async function setLeadStatus(sandbox: RunningSandbox, id: string, status:
 		body: JSON.stringify({ status }),
 	});
 	if (!response.ok) throw new Error(`PATCH /leads/${id}: ${response.status}`);
+}
+
+/** How this engine can keep a poll's static data: n8n 2.41 staged (durable poll cursors) or the legacy way (its default, and n8n 1.x). */
+const KEEPINGS: StaticDataKeeping[] =
+	keepingOfEngine() === 'staged' ? ['staged', 'legacy'] : ['legacy'];
+
+export type PollTriggerOf = (
+	parameters: INodeParameters,
+	options?: PollHarnessOptions & { apiKey?: string },
+) => PollHarness;
+
+/**
+ * Defines a file's tests once per way of keeping static data (every rule must hold under each),
+ * with a trigger factory of the sandbox in `context` that keeps it that way.
+ */
+export function describeEachKeeping(
+	context: { sandbox: RunningSandbox },
+	define: (pollTrigger: PollTriggerOf, keeping: StaticDataKeeping) => void,
+): void {
+	describe.each(KEEPINGS)('static data kept %s', (keeping) => {
+		define(
+			(parameters, options = {}) =>
+				pollTrigger(context.sandbox, parameters, { keeping, ...options }),
+			keeping,
+		);
+	});
 }
