@@ -41,3 +41,18 @@ export function useJumpingClock(): { jumpTo: (ms: number) => void } {
 export function startOfNextWindow(windowMs: number): number {
 	return Math.ceil(Date.now() / windowMs) * windowMs + 10;
 }
+
+/**
+ * Every wait of the node takes `factor` of its time, on the real clock: for races between a
+ * node's wait and a service that answers late, which a jumping clock cannot hold (the service's
+ * delay runs on real timers). The node still reasons in its own units (a 5 s budget, a 5 s message).
+ */
+export function useScaledWaits(factor: number): void {
+	const real = { ...delays };
+	beforeEach(() => {
+		delays.sleep = async (ms) => await real.sleep(ms * factor);
+	});
+	afterEach(() => {
+		Object.assign(delays, real);
+	});
+}

@@ -1,8 +1,8 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { type EventPayload, leadIdOf } from '../../shared/events/payload';
 import { apiRequest } from '../../shared/transport';
+import { delays } from '../../shared/transport/delays';
 
 /**
  * The service waits 10 s for its answer, and n8n answers only after the run is created, which
@@ -40,7 +40,7 @@ export async function currentLeadFields(
 		.finally(() => {
 			settled = true;
 		});
-	const late = sleep(budgetMs).then(() => {
+	const late = delays.sleep(budgetMs).then(() => {
 		if (settled) return {};
 		context.logger.warn(
 			`Lead Conversations Trigger: the current lead ${leadId} took longer than ${budgetMs / 1000} s to read; the run starts without it`,

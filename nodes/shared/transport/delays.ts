@@ -1,6 +1,7 @@
-// Every wait of the transport, and the clock it measures waits with. Production uses the real
-// clock; tests of the engine replace both (one object, set and restored by the test) so that
-// retries and rate-limit windows pass without waiting in real time.
+// Every wait of the transport (and of the time budgets set around its requests), and the clock it
+// measures waits with. Production uses the real clock; tests of the engine replace both (one
+// object, set and restored by the test) so that retries, rate-limit windows and budgets pass
+// without waiting in real time.
 
 import { NodeOperationError, sleep } from 'n8n-workflow';
 

@@ -3,6 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FETCH_BUDGET_MS } from '../../../nodes/LeadConversationsTrigger/delivery/currentLead';
+import { useScaledWaits } from '../clock';
 import { T0, useDeliverySetup } from './deliverySetup';
 import {
 	SIGNATURE,
@@ -95,44 +96,6 @@ describe('Fetch Current Lead', () => {
 		).toEqual([`GET /v1/leads/${lead.id}`]);
 	});
 
-	it('leaves the answer to n8n, after the read, and gives up the read after its budget so the answer stays well under 10 s', async () => {
-		const harness = await activeTrigger(triggerParameters({ options: { fetchCurrentLead: true } }));
-		const lead = setup.sandbox.control
-			.state()
-			.leads.find((candidate) => candidate.organization_id === 'org_alpha')!;
-		const secret = storedSecret(harness);
-		setup.sandbox.control.injectFaults({
-			kind: 'delay',
-			delayMs: 1500,
-			method: 'GET',
-			pathPrefix: '/v1/leads',
-		});
-		const slow = eventBody('lead.qualified', { id: lead.id, score: 70 });
-		const slowResult = await deliver(harness, slow, signedHeaders(slow, secret));
-		expect(slowResult.answeredInWebhook).toBe(false);
-		expect(slowResult.statusCode).toBe(200);
-		expect(slowResult.runs[0][0].json).toMatchObject({ current_lead: { id: lead.id } });
-
-		setup.sandbox.control.clearFaults();
-		setup.sandbox.control.injectFaults({
-			kind: 'delay',
-			delayMs: FETCH_BUDGET_MS + 2000,
-			method: 'GET',
-			pathPrefix: '/v1/leads',
-		});
-		const late = eventBody('lead.qualified', { id: lead.id, score: 71 });
-		const startedAt = Date.now();
-		const lateResult = await deliver(harness, late, signedHeaders(late, secret));
-		const tookMs = Date.now() - startedAt;
-		expect(lateResult.statusCode).toBe(200);
-		expect(lateResult.runs[0][0].json).toMatchObject({
-			current_lead: null,
-			current_lead_error: { http_code: null, message: expect.stringContaining('within 5 s') },
-		});
-		expect(tookMs).toBeGreaterThanOrEqual(FETCH_BUDGET_MS - 50);
-		expect(tookMs).toBeLessThan(FETCH_BUDGET_MS + 1500);
-	});
-
 	it('fetches the lead an appointment belongs to', async () => {
 		const harness = await activeTrigger(
 			triggerParameters({
@@ -186,6 +149,52 @@ describe('Fetch Current Lead', () => {
 		expect(
 			setup.sandbox.control.requests().map((request) => `${request.method} ${request.path}`),
 		).toEqual(['GET /v1/leads/lead_15']);
+	});
+});
+
+describe('Fetch Current Lead against a slow service', () => {
+	// The node's waits take a quarter of their time (its budget still reads "5 s"); the service's
+	// delays are real, so each is set against the budget as it passes now.
+	const SCALE = 0.25;
+	const BUDGET_MS = FETCH_BUDGET_MS * SCALE;
+	useScaledWaits(SCALE);
+
+	it('leaves the answer to n8n, after the read, and gives up the read after its budget so the answer stays well under 10 s', async () => {
+		const harness = await activeTrigger(triggerParameters({ options: { fetchCurrentLead: true } }));
+		const lead = setup.sandbox.control
+			.state()
+			.leads.find((candidate) => candidate.organization_id === 'org_alpha')!;
+		const secret = storedSecret(harness);
+		setup.sandbox.control.injectFaults({
+			kind: 'delay',
+			delayMs: 1500 * SCALE,
+			method: 'GET',
+			pathPrefix: '/v1/leads',
+		});
+		const slow = eventBody('lead.qualified', { id: lead.id, score: 70 });
+		const slowResult = await deliver(harness, slow, signedHeaders(slow, secret));
+		expect(slowResult.answeredInWebhook).toBe(false);
+		expect(slowResult.statusCode).toBe(200);
+		expect(slowResult.runs[0][0].json).toMatchObject({ current_lead: { id: lead.id } });
+
+		setup.sandbox.control.clearFaults();
+		setup.sandbox.control.injectFaults({
+			kind: 'delay',
+			delayMs: BUDGET_MS + 2000,
+			method: 'GET',
+			pathPrefix: '/v1/leads',
+		});
+		const late = eventBody('lead.qualified', { id: lead.id, score: 71 });
+		const startedAt = Date.now();
+		const lateResult = await deliver(harness, late, signedHeaders(late, secret));
+		const tookMs = Date.now() - startedAt;
+		expect(lateResult.statusCode).toBe(200);
+		expect(lateResult.runs[0][0].json).toMatchObject({
+			current_lead: null,
+			current_lead_error: { http_code: null, message: expect.stringContaining('within 5 s') },
+		});
+		expect(tookMs).toBeGreaterThanOrEqual(BUDGET_MS - 50);
+		expect(tookMs).toBeLessThan(BUDGET_MS + 1500);
 	});
 });
 

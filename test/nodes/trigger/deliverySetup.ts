@@ -37,7 +37,7 @@ export interface DeliverySetup {
 export function useDeliverySetup(): DeliverySetup {
 	const secretsSeen = new Set<string>();
 	const outputsSeen: IDataObject[] = [];
-	const setup = useSandbox({ retryScale: 0.002 }) as DeliverySetup;
+	const setup = useSandbox({ retryScale: 0.0002 }) as DeliverySetup;
 
 	beforeAll(async () => {
 		setup.receiver = await Receiver.start();

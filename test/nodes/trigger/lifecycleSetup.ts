@@ -43,7 +43,7 @@ export function useLifecycleSetup(): LifecycleSetup {
 	/** Signing secrets still subscribed at the end of each test, and every activation error raised. */
 	const secretsSeen = new Set<string>();
 	const errorsSeen: Error[] = [];
-	const setup = useSandbox({ retryScale: 0.002 }) as LifecycleSetup;
+	const setup = useSandbox({ retryScale: 0.0002 }) as LifecycleSetup;
 	afterEach(() => {
 		for (const subscription of setup.sandbox.control.state().webhooks) {
 			secretsSeen.add(subscription.secret);
