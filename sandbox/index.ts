@@ -1,5 +1,6 @@
 import type { RunningSandbox, SandboxOptions } from './contract';
-import { createControl, createControlHttp } from './control';
+import { createControl } from './control';
+import { createControlHttp } from './controlHttp';
 import { SandboxCore, resolveOptions } from './core';
 import { SandboxServer } from './server';
 
