@@ -1,3 +1,6 @@
+// One lead, conversation or agent of the seed, drawn from the organization's generator. The first
+// records of an organization are forced so that every enum value and the null cases appear.
+
 import {
 	AGENT_CHANNELS,
 	AGENT_LANGUAGES,
@@ -5,14 +8,8 @@ import {
 	AGENT_TONES,
 	ALL_LEAD_CHANNELS,
 	CONVERSATION_CHANNELS,
-	CONVERSATION_SEED_LEAD_CAP,
-	CONVERSATION_STATUSES,
-	DEFAULT_LEADS_BETA,
 	LEAD_INTENTS,
 	LEAD_STATUSES,
-	ORG_ALPHA,
-	ORG_BETA,
-	ORG_SUSPENDED,
 	SEED_ANCHOR_MS,
 	YEAR_MS,
 	type AgentChannel,
@@ -20,209 +17,34 @@ import {
 	type ConversationStatus,
 	type LeadIntent,
 	type LeadStatus,
-} from './constants';
-import { Prng } from './prng';
-import { Store } from './store';
-import { iso } from './time';
-import type { AgentRecord, ConversationRecord, LeadRecord, MessageRecord } from './types';
+} from '../constants';
+import type { Prng } from '../prng';
+import { iso } from '../time';
+import type { AgentRecord, ConversationRecord, LeadRecord, MessageRecord } from '../types';
+import {
+	AGENT_NAMES,
+	ALLOWED_TOPICS,
+	ASCII_FIRST,
+	ASCII_LAST,
+	EMAIL_DOMAINS,
+	FIRST_NAMES,
+	HANDOFF_TRIGGERS,
+	LAST_NAMES,
+	NOTES,
+	PHONE_PLANS,
+	STATUS_WEIGHTS,
+	VEHICLES,
+	dialogue,
+	summary,
+} from './words';
 
 // Aliases of globals used in the hot seeding loop (global lookups are slow inside vm contexts,
 // e.g. under jest).
-const { floor, min, max, imul } = Math;
+const { floor, min, max } = Math;
 
-// Deterministic seed data: the same seed and size always give the same records, with every
-// channel, status, intent, language and the null cases represented in org_alpha.
+export type UniqueId = (prefix: string, length: number) => string;
 
-const FIRST_NAMES = [
-	'Sofía',
-	'Mateo',
-	'Valentina',
-	'Santiago',
-	'Camila',
-	'Lucas',
-	'Isabella',
-	'Benjamín',
-	'Martina',
-	'Thiago',
-	'Lucía',
-	'Joaquín',
-	'Mariana',
-	'Gabriel',
-	'Ana',
-	'Diego',
-	'Beatriz',
-	'Rafael',
-	'Emily',
-	'James',
-	'Olivia',
-	'Daniel',
-	'Paula',
-	'Andrés',
-	'Fernanda',
-	'João',
-];
-const LAST_NAMES = [
-	'García',
-	'Rodríguez',
-	'Fernández',
-	'López',
-	'Martínez',
-	'González',
-	'Pérez',
-	'Sánchez',
-	'Romero',
-	'Silva',
-	'Souza',
-	'Oliveira',
-	'Castro',
-	'Vargas',
-	'Rojas',
-	'Mora',
-	'Jiménez',
-	'Smith',
-	'Johnson',
-	'Brown',
-	'Herrera',
-	'Medina',
-	'Álvarez',
-	'Torres',
-];
-const VEHICLES = [
-	'Compact SUV, automatic, 2025',
-	'Pickup 4x4 diesel',
-	'Hybrid sedan',
-	'Electric hatchback',
-	'Seven-seat family SUV',
-	'Used city car under 20,000',
-	'Light commercial van',
-	'Sports coupe',
-	'Mid-size sedan, manual',
-	'Crossover with panoramic roof',
-];
-const NOTES = [
-	'Prefers contact after 6 pm.',
-	'Has a trade-in: 2017 hatchback, 80,000 km.',
-	'Asked about financing over 48 months.',
-	'Wants a test drive on Saturday.',
-	'Referred by an existing customer.',
-];
-const EMAIL_DOMAINS = ['example.com', 'example.org', 'example.net'];
-const HANDOFF_TRIGGERS = [
-	'price negotiation',
-	'trade-in valuation',
-	'financing approval',
-	'complaint',
-	'test drive scheduling',
-	'asks for a human',
-];
-const ALLOWED_TOPICS = [
-	'vehicle specifications',
-	'availability',
-	'pricing',
-	'financing',
-	'test drives',
-	'trade-ins',
-	'service appointments',
-	'warranty',
-];
-const ASCII_FIRST = FIRST_NAMES.map(ascii);
-const ASCII_LAST = LAST_NAMES.map(ascii);
-const AGENT_NAMES = ['Sofía', 'Lucas', 'Valentina', 'Mateo', 'Camila', 'Joaquín', 'Ana', 'Rafael'];
-
-interface PhonePlan {
-	prefix: string;
-	digits: number;
-	/** 10 ** digits */
-	limit: number;
-}
-// Country code plus a national number of valid length, so every phone is E.164.
-const PHONE_PLANS: PhonePlan[] = [
-	{ prefix: '+54911', digits: 8 },
-	{ prefix: '+521', digits: 10 },
-	{ prefix: '+5068', digits: 7 },
-	{ prefix: '+573', digits: 9 },
-	{ prefix: '+55119', digits: 8 },
-	{ prefix: '+1415', digits: 7 },
-].map((plan) => ({ ...plan, limit: 10 ** plan.digits }));
-
-const STATUS_WEIGHTS: Array<[LeadStatus, number]> = [
-	['new', 0.25],
-	['in_conversation', 0.25],
-	['qualified', 0.15],
-	['assigned', 0.15],
-	['closed', 0.1],
-	['lost', 0.1],
-];
-
-export interface SeedOptions {
-	seed: number;
-	leadsAlpha: number;
-	leadsBeta?: number;
-}
-
-export function seedStore(options: SeedOptions): Store {
-	const store = new Store();
-	const ids = new Set<string>();
-	const alpha = store.addOrganization({ id: ORG_ALPHA, name: 'Alpha Motors', suspended: false });
-	const beta = store.addOrganization({ id: ORG_BETA, name: 'Beta Autos', suspended: false });
-	store.addOrganization({ id: ORG_SUSPENDED, name: 'Gamma Cars', suspended: true });
-
-	const plans = [
-		{ org: alpha, leads: options.leadsAlpha, agents: 8, stream: 1 },
-		{ org: beta, leads: options.leadsBeta ?? DEFAULT_LEADS_BETA, agents: 3, stream: 2 },
-	];
-	for (const plan of plans) {
-		// One PRNG stream per organization: resizing one does not change the other.
-		const rng = new Prng((options.seed ^ imul(plan.stream, 0x9e3779b1)) >>> 0);
-		const uniqueId = (prefix: string, length: number) => {
-			let id: string;
-			do id = `${prefix}${rng.hex(length)}`;
-			while (ids.has(id));
-			ids.add(id);
-			return id;
-		};
-		const advisors = Array.from({ length: 6 }, () => uniqueId('user_', 10));
-
-		// Lead IDs are unique by construction (a bijection of stream and index, plus random
-		// digits), so large seeds need no lookup per ID.
-		const leadId = (index: number) =>
-			'lead_' + hex8(imul((plan.stream << 28) + index, 0x2545f491) >>> 0) + rng.hex(8);
-		const leads: LeadRecord[] = [];
-		for (let i = 0; i < plan.leads; i++) {
-			leads.push(makeLead(rng, i, plan.org.id, advisors, leadId(i)));
-		}
-
-		const conversations: ConversationRecord[] = [];
-		const withConversations = min(leads.length, CONVERSATION_SEED_LEAD_CAP);
-		for (let i = 0; i < withConversations; i++) {
-			const lead = leads[i];
-			const count = rng.chance(0.4) ? 2 : 1;
-			for (let c = 0; c < count; c++) {
-				// The first fifteen conversations cover every channel/status combination.
-				const n = conversations.length;
-				const forced: [ConversationChannel, ConversationStatus] | undefined =
-					n < 15 ? [CONVERSATION_CHANNELS[n % 5], CONVERSATION_STATUSES[floor(n / 5)]] : undefined;
-				conversations.push(makeConversation(rng, lead, forced, uniqueId));
-			}
-		}
-
-		const agents: AgentRecord[] = [];
-		for (let i = 0; i < plan.agents; i++) agents.push(makeAgent(rng, i, plan.org.id, uniqueId));
-
-		for (const lead of leads) store.leads.set(lead.id, lead);
-		for (const conversation of conversations)
-			store.conversations.set(conversation.id, conversation);
-		for (const agent of agents) store.agents.set(agent.id, agent);
-		plan.org.leads.load(leads);
-		plan.org.conversations.load(conversations);
-		plan.org.agents.load(agents);
-	}
-	return store;
-}
-
-type UniqueId = (prefix: string, length: number) => string;
-
-function makeLead(
+export function makeLead(
 	rng: Prng,
 	index: number,
 	organizationId: string,
@@ -288,7 +110,7 @@ function makeLead(
 	};
 }
 
-function makeConversation(
+export function makeConversation(
 	rng: Prng,
 	lead: LeadRecord,
 	forced: [ConversationChannel, ConversationStatus] | undefined,
@@ -367,7 +189,7 @@ function makeConversation(
 	};
 }
 
-function makeAgent(
+export function makeAgent(
 	rng: Prng,
 	index: number,
 	organizationId: string,
@@ -399,59 +221,6 @@ function makeAgent(
 		},
 		created_ms: createdMs,
 	};
-}
-
-function dialogue(
-	rng: Prng,
-	firstName: string,
-	vehicle: string,
-): Array<{ lead: boolean; text: string }> {
-	const lines = [
-		{ lead: true, text: `Hi, I saw your ad. I am interested in ${vehicle}.` },
-		{
-			lead: false,
-			text: `Hello ${firstName}! Thanks for reaching out. Is it for personal use or for work?`,
-		},
-		{
-			lead: true,
-			text: rng.pick([
-				'Personal use, for the family.',
-				'For work, I drive a lot.',
-				'Both, really.',
-			]),
-		},
-		{ lead: false, text: 'Great. Do you have a budget in mind, and would you consider financing?' },
-		{ lead: true, text: `Around ${rng.int(15, 45)},000. Financing could work.` },
-		{
-			lead: false,
-			text: 'We have options in that range. Would you like to book a test drive this week?',
-		},
-		{
-			lead: true,
-			text: rng.pick([
-				'Yes, Saturday morning if possible.',
-				'Maybe next week.',
-				'Let me think about it.',
-			]),
-		},
-	];
-	return lines.slice(0, rng.int(3, lines.length));
-}
-
-function summary(rng: Prng, vehicle: string, status: ConversationStatus): string {
-	const budget = `${rng.int(15, 45)},000`;
-	const urgency = rng.pick([
-		'wants to buy within 30 days',
-		'plans to buy within 90 days',
-		'is browsing',
-	]);
-	const action =
-		status === 'transferred'
-			? 'human advisor to call back with a financing quote'
-			: status === 'closed'
-				? 'none, conversation closed'
-				: 'offer a test drive and send financing options';
-	return `Vehicle interest: ${vehicle}. Budget: about ${budget}. Urgency: the lead ${urgency}. Action items: ${action}.`;
 }
 
 function scoreFor(rng: Prng, status: LeadStatus): number {
@@ -492,17 +261,6 @@ function subset<T>(rng: Prng, items: readonly T[], min: number): T[] {
 		if (!chosen.includes(item)) chosen.push(item);
 	}
 	return items.filter((item) => chosen.includes(item));
-}
-
-function hex8(value: number): string {
-	return value.toString(16).padStart(8, '0');
-}
-
-function ascii(text: string): string {
-	return text
-		.normalize('NFD')
-		.replace(/[\u0300-\u036f]/g, '')
-		.toLowerCase();
 }
 
 function extension(type: 'audio' | 'image' | 'document'): string {
