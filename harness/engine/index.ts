@@ -36,13 +36,6 @@ export {
 	type TriggerHarness,
 	type TriggerHarnessOptions,
 } from './trigger';
-export {
-	DEFAULT_ACTION_NODE_NAME,
-	runActionNode,
-	runWorkflow,
-	type NodeFailure,
-	type RunActionNodeOptions,
-	type RunResult,
-	type RunWorkflowOptions,
-	type WorkflowSpec,
-} from './workflow';
+export { DEFAULT_ACTION_NODE_NAME, runActionNode, type RunActionNodeOptions } from './actionNode';
+export { type NodeFailure, type RunResult } from './runResult';
+export { runWorkflow, type RunWorkflowOptions, type WorkflowSpec } from './workflow';

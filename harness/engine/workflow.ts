@@ -4,21 +4,16 @@ import { ExecutionLifecycleHooks, TriggerContext, WorkflowExecute } from 'n8n-co
 import {
 	createRunExecutionData,
 	deepCopy,
-	NodeConnectionTypes,
 	UserError,
 	Workflow,
-	type ExecutionStatus,
 	type IConnections,
 	type ICredentialType,
 	type IDataObject,
-	type IExecuteFunctions,
 	type INode,
 	type INodeExecutionData,
-	type INodeParameters,
 	type INodeType,
 	type INodeTypes,
 	type IPinData,
-	type IRun,
 	type IVersionedNodeType,
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
@@ -34,12 +29,8 @@ import {
 	type HarnessCredentials,
 } from './credentials';
 import { captureLogs } from './logger';
-import {
-	ACTION_NODE_TYPE,
-	createNodeTypes,
-	latestVersion,
-	MANUAL_TRIGGER_NODE_TYPE,
-} from './nodeTypes';
+import { buildResult, recordThrownErrors, type NodeFailure, type RunResult } from './runResult';
+import { createNodeTypes, latestVersion } from './nodeTypes';
 
 /** A workflow as its JSON would hold it; omitted node fields get n8n's defaults. */
 export interface WorkflowSpec {
@@ -49,29 +40,6 @@ export interface WorkflowSpec {
 	staticData?: IDataObject;
 	pinData?: IPinData;
 	settings?: IWorkflowSettings;
-}
-
-export type NodeFailure = Error & {
-	message: string;
-	description?: string | null;
-	httpCode?: string | null;
-	context?: IDataObject;
-	node?: INode;
-};
-
-export interface RunResult {
-	status: ExecutionStatus;
-	run: IRun;
-	/** Items a node sent to one of its outputs; [] when it did not run. */
-	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
-	/** The error that stopped the execution, as the node threw it. */
-	error?: NodeFailure;
-	/** The error a given node threw (also when the workflow went on because of its On Error setting). */
-	nodeError(nodeName: string): NodeFailure | undefined;
-	/** The workflow's static data after the run. */
-	staticData: IDataObject;
-	/** Every line n8n's loggers wrote during the run. */
-	logs: string[];
 }
 
 export interface RunWorkflowOptions {
@@ -206,58 +174,6 @@ async function fireTrigger(
 	}
 }
 
-export interface RunActionNodeOptions {
-	inputItems?: IDataObject[];
-	staticData?: IDataObject;
-	nodeName?: string;
-	/** Sets the node's On Error setting to "Continue" (continueRegularOutput). */
-	continueOnFail?: boolean;
-	mode?: WorkflowExecuteMode;
-	/** Node type to run instead of the package's action node (for harness self-tests). */
-	nodeType?: string;
-	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
-}
-
-export const DEFAULT_ACTION_NODE_NAME = 'Lead Conversations';
-
-/** "Manual Trigger → one action node with these parameters", run once. */
-export async function runActionNode(
-	parameters: INodeParameters,
-	credentials: HarnessCredentials,
-	options: RunActionNodeOptions = {},
-): Promise<RunResult> {
-	const nodeName = options.nodeName ?? DEFAULT_ACTION_NODE_NAME;
-	const actionNode: WorkflowSpec['nodes'][number] = {
-		name: nodeName,
-		type: options.nodeType ?? ACTION_NODE_TYPE,
-		position: [220, 0],
-		parameters,
-	};
-	if (options.continueOnFail) actionNode.onError = 'continueRegularOutput';
-
-	return await runWorkflow(
-		{
-			nodes: [
-				{
-					name: 'Manual Trigger',
-					type: MANUAL_TRIGGER_NODE_TYPE,
-					position: [0, 0],
-					parameters: {},
-				},
-				actionNode,
-			],
-			connections: {
-				'Manual Trigger': {
-					main: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]],
-				},
-			},
-			staticData: options.staticData,
-		},
-		credentials,
-		{ inputItems: options.inputItems, mode: options.mode, nodeTypes: options.nodeTypes },
-	);
-}
-
 /**
  * Fills in what n8n's editor would have written: id, position, the newest type version, and a
  * reference to our credential for node types that use it (unless the spec sets `credentials`).
@@ -282,82 +198,4 @@ function completeNode(node: WorkflowSpec['nodes'][number], nodeTypes: INodeTypes
 		complete.webhookId = randomUUID();
 	}
 	return complete;
-}
-
-/**
- * The engine keeps only a flattened copy of a node's error. To let tests assert on the error the
- * node really threw (class, httpCode, description), each `execute` is observed on its way out;
- * the error itself travels on unchanged.
- */
-function recordThrownErrors(nodeTypes: INodeTypes, thrown: Map<string, NodeFailure>): INodeTypes {
-	const observed = new WeakMap<INodeType, INodeType>();
-	const observe = (nodeType: INodeType): INodeType => {
-		const execute = nodeType.execute;
-		if (typeof execute !== 'function') return nodeType;
-		let wrapper = observed.get(nodeType);
-		if (!wrapper) {
-			wrapper = Object.create(nodeType, {
-				execute: {
-					value: async function (this: IExecuteFunctions) {
-						try {
-							return await execute.call(this);
-						} catch (error) {
-							thrown.set(this.getNode().name, error as NodeFailure);
-							throw error;
-						}
-					},
-				},
-			}) as INodeType;
-			observed.set(nodeType, wrapper);
-		}
-		return wrapper;
-	};
-	return {
-		getByName: (name) => nodeTypes.getByName(name),
-		getByNameAndVersion: (name, version) => {
-			const nodeType = nodeTypes.getByNameAndVersion(name, version);
-			return nodeType === undefined ? nodeType : observe(nodeType);
-		},
-		getKnownTypes: () => nodeTypes.getKnownTypes(),
-	};
-}
-
-function buildResult(
-	run: IRun,
-	workflow: Workflow,
-	thrown: Map<string, NodeFailure>,
-	logs: string[],
-): RunResult {
-	const { runData, error: runError, lastNodeExecuted } = run.data.resultData;
-	const taskOf = (nodeName: string) => {
-		const tasks = runData[nodeName];
-		return tasks?.[tasks.length - 1];
-	};
-	const nodeError = (nodeName: string): NodeFailure | undefined =>
-		thrown.get(nodeName) ?? (taskOf(nodeName)?.error as NodeFailure | undefined);
-
-	let error: NodeFailure | undefined;
-	if (runError) {
-		const original = lastNodeExecuted ? thrown.get(lastNodeExecuted) : undefined;
-		error =
-			original && original.message === runError.message ? original : (runError as NodeFailure);
-	}
-
-	return {
-		status: run.status,
-		run,
-		output: (nodeName, outputIndex = 0) =>
-			taskOf(nodeName)?.data?.[NodeConnectionTypes.Main]?.[outputIndex] ?? [],
-		error,
-		nodeError,
-		staticData: toPlainData(workflow.staticData),
-		logs,
-	};
-}
-
-/** Static data without n8n's change-tracking marker. */
-export function toPlainData(data: IDataObject): IDataObject {
-	const plain = JSON.parse(JSON.stringify(data)) as IDataObject;
-	delete plain.__dataChanged;
-	return plain;
 }
