@@ -14,7 +14,7 @@ import {
 	type RunningSandbox,
 } from '../../../harness/engine';
 import type { RequestLogEntry, StoredConversation, StoredLead } from '../../../sandbox';
-import { credentialsOf, useSandbox } from '../useSandbox';
+import { credentialsOf, useSandbox } from '../../support/useSandbox';
 
 export const NODE = 'Lead Conversations';
 

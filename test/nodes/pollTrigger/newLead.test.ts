@@ -1,6 +1,6 @@
 // The poll trigger's New Lead event through n8n's poll engine against the sandbox.
 
-import { useSandbox } from '../useSandbox';
+import { useSandbox } from '../../support/useSandbox';
 import { NEW_LEAD, idsOf, requestsDuring, describeEachKeeping } from './helpers';
 
 const ctx = useSandbox();

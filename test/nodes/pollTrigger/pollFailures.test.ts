@@ -1,7 +1,7 @@
 // A poll that fails or runs out of time: nothing announced, no position moved.
 
 import { useJumpingClock } from '../clock';
-import { useSandbox } from '../useSandbox';
+import { useSandbox } from '../../support/useSandbox';
 import { NEW_LEAD, idsOf, describeEachKeeping } from './helpers';
 
 const ctx = useSandbox();

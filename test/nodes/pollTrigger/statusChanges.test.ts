@@ -1,6 +1,6 @@
 // The poll trigger's Lead Reached a Status and Conversation Handed to a Human events.
 
-import { useSandbox } from '../useSandbox';
+import { useSandbox } from '../../support/useSandbox';
 import {
 	QUALIFIED,
 	TRANSFERRED,

@@ -6,7 +6,7 @@ import {
 	type RunningSandbox,
 	type TriggerHarness,
 } from '../../../harness/engine';
-import { credentialsOf, useSandbox } from '../useSandbox';
+import { credentialsOf, useSandbox } from '../../support/useSandbox';
 import { Receiver, minutesAgo, storedSecret, triggerParameters } from './fixtures';
 
 /** Event times inside the replay window while a file runs. */

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { createTriggerHarness } from '../../../harness/engine';
 import { deliveryKeyDigest } from '../../../nodes/shared/events/dedup';
-import { credentialsOf } from '../useSandbox';
+import { credentialsOf } from '../../support/useSandbox';
 import { T0, T0_PLUS_5, useDeliverySetup } from './deliverySetup';
 import { eventBody, signedHeaders, storedSecret, triggerParameters } from './fixtures';
 

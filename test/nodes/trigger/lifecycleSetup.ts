@@ -6,7 +6,7 @@ import {
 	type RunningSandbox,
 	type TriggerHarness,
 } from '../../../harness/engine';
-import { credentialsOf, useSandbox } from '../useSandbox';
+import { credentialsOf, useSandbox } from '../../support/useSandbox';
 import { triggerParameters } from './fixtures';
 
 export const INSTANCE = 'https://n8n.dealer-group.example/';
