@@ -1,4 +1,4 @@
-import { startHttpReceiver } from '../../../harness/support/receiver';
+import { startHttpReceiver } from '../../../../harness/support/receiver';
 
 export interface ScriptedAnswer {
 	status: number;
