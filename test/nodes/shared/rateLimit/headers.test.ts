@@ -30,29 +30,20 @@ describe('reading Retry-After', () => {
 });
 
 describe('waiting after a 429', () => {
-	test('waits until X-RateLimit-Reset when the window is used up', () => {
-		expect(
-			waitAfterRateLimit(
-				{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': inSeconds(20), 'retry-after': '1' },
-				0,
-				NOW,
-			),
-		).toEqual({ waitMs: 20_050, basis: 'X-RateLimit-Reset' });
-	});
-	test('honours Retry-After when the window still has requests left', () => {
-		expect(
-			waitAfterRateLimit(
-				{ 'x-ratelimit-remaining': '40', 'x-ratelimit-reset': inSeconds(50), 'retry-after': '1' },
-				0,
-				NOW,
-			),
-		).toEqual({ waitMs: 1000, basis: 'Retry-After' });
-	});
-	test('uses Retry-After alone', () => {
-		expect(waitAfterRateLimit({ 'retry-after': '3' }, 0, NOW)).toEqual({
-			waitMs: 3000,
-			basis: 'Retry-After',
-		});
+	test.each([
+		[
+			'waits until X-RateLimit-Reset when the window is used up',
+			{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': inSeconds(20), 'retry-after': '1' },
+			{ waitMs: 20_050, basis: 'X-RateLimit-Reset' },
+		],
+		[
+			'honours Retry-After when the window still has requests left',
+			{ 'x-ratelimit-remaining': '40', 'x-ratelimit-reset': inSeconds(50), 'retry-after': '1' },
+			{ waitMs: 1000, basis: 'Retry-After' },
+		],
+		['uses Retry-After alone', { 'retry-after': '3' }, { waitMs: 3000, basis: 'Retry-After' }],
+	])('%s', (_case, headers, expected) => {
+		expect(waitAfterRateLimit(headers, 0, NOW)).toEqual(expected);
 	});
 	test('backs off exponentially with jitter when neither header is present', () => {
 		const waits = [0, 1, 2, 3].map((retry) => waitAfterRateLimit({}, retry, NOW, () => 1).waitMs);
