@@ -21,18 +21,13 @@ describe('Agent, values from expressions', () => {
 
 	test.each(
 		refusals([
-			{
-				field: 'Status',
-				parameter: 'filters.status',
-				value: 'paused',
-				message: 'Status must be one of active, inactive, draft (got "paused")',
-			},
-			{
-				field: 'Limit',
-				parameter: 'limit',
-				value: 1.5,
-				message: 'Limit must be a whole number of at least 1 (got 1.5)',
-			},
+			[
+				'Status',
+				'filters.status',
+				'paused',
+				'must be one of active, inactive, draft (got "paused")',
+			],
+			['Limit', 'limit', 1.5, 'must be a whole number of at least 1 (got 1.5)'],
 		]),
 	)(
 		'Get many agents refuses $field $shown from an expression, naming $field and item 0, before any request',
@@ -47,84 +42,54 @@ describe('Agent, values from expressions', () => {
 
 	test.each(
 		refusals([
-			{
-				field: 'Status',
-				parameter: 'updateFields.status',
-				value: 'draft',
-				message: 'Status must be one of active, inactive (got "draft")',
-			},
-			{
-				field: 'Status',
-				parameter: 'updateFields.status',
-				value: 'paused',
-				message: 'Status must be one of active, inactive (got "paused")',
-			},
-			{
-				field: 'Language',
-				parameter: 'updateFields.language',
-				value: 'fr-FR',
-				message: `Language must be one of ${LANGUAGES} (got "fr-FR")`,
-			},
-			{
-				field: 'Language',
-				parameter: 'updateFields.language',
-				value: 'es',
-				message: `Language must be one of ${LANGUAGES} (got "es")`,
-			},
-			{
-				field: 'Tone',
-				parameter: 'updateFields.tone',
-				value: 'rude',
-				message: 'Tone must be one of formal, friendly, professional (got "rude")',
-			},
-			{
-				field: 'Max Follow-Ups',
-				parameter: 'updateFields.maxFollowUps',
-				value: -1,
-				message: 'Max Follow-Ups must be a whole number of at least 0 (got -1)',
-			},
-			{
-				field: 'Max Follow-Ups',
-				parameter: 'updateFields.maxFollowUps',
-				value: 1.5,
-				message: 'Max Follow-Ups must be a whole number of at least 0 (got 1.5)',
-			},
-			{
-				field: 'Max Follow-Ups',
-				parameter: 'updateFields.maxFollowUps',
-				value: '3',
-				message: 'Max Follow-Ups must be a whole number of at least 0 (got "3")',
-			},
-			{
-				field: 'Follow-Up Interval (Days)',
-				parameter: 'updateFields.followUpIntervalDays',
-				value: -2,
-				message: 'Follow-Up Interval (Days) must be a whole number of at least 0 (got -2)',
-			},
-			{
-				field: 'Follow-Up Interval (Days)',
-				parameter: 'updateFields.followUpIntervalDays',
-				value: 0.5,
-				message: 'Follow-Up Interval (Days) must be a whole number of at least 0 (got 0.5)',
-			},
-			{
-				field: 'Handoff Triggers',
-				parameter: 'updateFields.handoffTriggers',
-				value: true,
-				message: 'Handoff Triggers must be a list (got true)',
-			},
-			{
-				field: 'Handoff Triggers',
-				parameter: 'updateFields.handoffTriggers',
-				value: ['financing', { topic: 'trade-in' }],
-				message: 'Handoff Triggers (entry 2) must be text (got {"topic":"trade-in"})',
-			},
-			{
-				field: 'Name',
-				parameter: 'updateFields.name',
-				value: '   ',
-				message: 'Name is required',
-			},
+			['Status', 'updateFields.status', 'draft', 'must be one of active, inactive (got "draft")'],
+			['Status', 'updateFields.status', 'paused', 'must be one of active, inactive (got "paused")'],
+			['Language', 'updateFields.language', 'fr-FR', `must be one of ${LANGUAGES} (got "fr-FR")`],
+			['Language', 'updateFields.language', 'es', `must be one of ${LANGUAGES} (got "es")`],
+			[
+				'Tone',
+				'updateFields.tone',
+				'rude',
+				'must be one of formal, friendly, professional (got "rude")',
+			],
+			[
+				'Max Follow-Ups',
+				'updateFields.maxFollowUps',
+				-1,
+				'must be a whole number of at least 0 (got -1)',
+			],
+			[
+				'Max Follow-Ups',
+				'updateFields.maxFollowUps',
+				1.5,
+				'must be a whole number of at least 0 (got 1.5)',
+			],
+			[
+				'Max Follow-Ups',
+				'updateFields.maxFollowUps',
+				'3',
+				'must be a whole number of at least 0 (got "3")',
+			],
+			[
+				'Follow-Up Interval (Days)',
+				'updateFields.followUpIntervalDays',
+				-2,
+				'must be a whole number of at least 0 (got -2)',
+			],
+			[
+				'Follow-Up Interval (Days)',
+				'updateFields.followUpIntervalDays',
+				0.5,
+				'must be a whole number of at least 0 (got 0.5)',
+			],
+			['Handoff Triggers', 'updateFields.handoffTriggers', true, 'must be a list (got true)'],
+			[
+				'Handoff Triggers',
+				'updateFields.handoffTriggers',
+				['financing', { topic: 'trade-in' }],
+				'(entry 2) must be text (got {"topic":"trade-in"})',
+			],
+			['Name', 'updateFields.name', ' ', 'is required'],
 		]),
 	)(
 		'Update agent refuses $field $shown from an expression, naming $field and item 0, before any request',

@@ -25,12 +25,7 @@ describe('Conversation, values from expressions', () => {
 
 	test.each(
 		refusals([
-			{
-				field: 'One Item per Message',
-				parameter: 'options.splitMessages',
-				value: 'yes',
-				message: 'One Item per Message must be true or false (got "yes")',
-			},
+			['One Item per Message', 'options.splitMessages', 'yes', 'must be true or false (got "yes")'],
 		]).map((row) => ({ ...row, operation: 'get' as const, action: 'Get a conversation' })),
 	)(
 		'$action refuses $field $shown from an expression, naming $field and item 0, before any request',
@@ -41,36 +36,21 @@ describe('Conversation, values from expressions', () => {
 
 	test.each(
 		refusals([
-			{
-				field: 'Return All',
-				parameter: 'returnAll',
-				value: 'true',
-				message: 'Return All must be true or false (got "true")',
-			},
-			{
-				field: 'Limit',
-				parameter: 'limit',
-				value: 3.5,
-				message: 'Limit must be a whole number of at least 1 (got 3.5)',
-			},
-			{
-				field: 'Channel',
-				parameter: 'filters.channel',
-				value: 'web_form',
-				message: `Channel must be one of ${CHANNELS} (got "web_form")`,
-			},
-			{
-				field: 'Channel',
-				parameter: 'filters.channel',
-				value: 'marketplace',
-				message: `Channel must be one of ${CHANNELS} (got "marketplace")`,
-			},
-			{
-				field: 'Status',
-				parameter: 'filters.status',
-				value: 'pending',
-				message: 'Status must be one of open, closed, transferred (got "pending")',
-			},
+			['Return All', 'returnAll', 'true', 'must be true or false (got "true")'],
+			['Limit', 'limit', 3.5, 'must be a whole number of at least 1 (got 3.5)'],
+			['Channel', 'filters.channel', 'web_form', `must be one of ${CHANNELS} (got "web_form")`],
+			[
+				'Channel',
+				'filters.channel',
+				'marketplace',
+				`must be one of ${CHANNELS} (got "marketplace")`,
+			],
+			[
+				'Status',
+				'filters.status',
+				'pending',
+				'must be one of open, closed, transferred (got "pending")',
+			],
 		]),
 	)(
 		'Get many conversations refuses $field $shown from an expression, naming $field and item 0, before any request',
@@ -81,36 +61,11 @@ describe('Conversation, values from expressions', () => {
 
 	test.each(
 		refusals([
-			{
-				field: 'Pause AI',
-				parameter: 'pauseAi',
-				value: 'yes',
-				message: 'Pause AI must be true or false (got "yes")',
-			},
-			{
-				field: 'Pause AI',
-				parameter: 'pauseAi',
-				value: 1,
-				message: 'Pause AI must be true or false (got 1)',
-			},
-			{
-				field: 'Type',
-				parameter: 'type',
-				value: 'audio',
-				message: 'Type must be one of text, image, document (got "audio")',
-			},
-			{
-				field: 'Type',
-				parameter: 'type',
-				value: 'Text',
-				message: 'Type must be one of text, image, document (got "Text")',
-			},
-			{
-				field: 'Content',
-				parameter: 'content',
-				value: { text: 'Hola' },
-				message: 'Content must be text (got {"text":"Hola"})',
-			},
+			['Pause AI', 'pauseAi', 'yes', 'must be true or false (got "yes")'],
+			['Pause AI', 'pauseAi', 1, 'must be true or false (got 1)'],
+			['Type', 'type', 'audio', 'must be one of text, image, document (got "audio")'],
+			['Type', 'type', 'Text', 'must be one of text, image, document (got "Text")'],
+			['Content', 'content', { text: 'Hola' }, 'must be text (got {"text":"Hola"})'],
 		]),
 	)(
 		'Send message refuses $field $shown from an expression, naming $field and item 0, before any request',

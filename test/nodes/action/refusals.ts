@@ -23,9 +23,24 @@ export function withExpression(parameters: INodeParameters, parameter: string): 
 	return copy;
 }
 
-/** Table rows for test.each, each with its value as a title shows it: "fax", 1.5, {"a":1}. */
-export function refusals(rows: Array<Refusal & { field: string }>) {
-	return rows.map((row) => ({ ...row, shown: JSON.stringify(row.value) }));
+/**
+ * One row of a refusal table: the field's label, where the expression goes, the value, and what
+ * the node says after the label ("must be text (got true)").
+ */
+export type RefusalRow = [field: string, parameter: string, value: unknown, problem: string];
+
+/**
+ * Table rows for test.each: each refusal with the node's whole message (the label, then the
+ * problem) and its value as a title shows it: "fax", 1.5, {"a":1}.
+ */
+export function refusals(rows: RefusalRow[]) {
+	return rows.map(([field, parameter, value, problem]) => ({
+		field,
+		parameter,
+		value,
+		message: `${field} ${problem}`,
+		shown: JSON.stringify(value),
+	}));
 }
 
 /**

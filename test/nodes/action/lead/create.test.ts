@@ -88,36 +88,16 @@ describe('Lead → Create, values from expressions', () => {
 
 	test.each(
 		refusals([
-			{
-				field: 'Channel',
-				parameter: 'channel',
-				value: 'fax',
-				message: `Channel must be one of ${CHANNELS} (got "fax")`,
-			},
-			{
-				field: 'Channel',
-				parameter: 'channel',
-				value: 'Chat_App',
-				message: `Channel must be one of ${CHANNELS} (got "Chat_App")`,
-			},
-			{
-				field: 'Channel',
-				parameter: 'channel',
-				value: '',
-				message: `Channel must be one of ${CHANNELS} (got "")`,
-			},
-			{
-				field: 'Notes',
-				parameter: 'additionalFields.notes',
-				value: { text: 'x' },
-				message: 'Notes must be text (got {"text":"x"})',
-			},
-			{
-				field: 'Vehicle Interest',
-				parameter: 'additionalFields.vehicleInterest',
-				value: ['Hilux'],
-				message: 'Vehicle Interest must be text (got ["Hilux"])',
-			},
+			['Channel', 'channel', 'fax', `must be one of ${CHANNELS} (got "fax")`],
+			['Channel', 'channel', 'Chat_App', `must be one of ${CHANNELS} (got "Chat_App")`],
+			['Channel', 'channel', '', `must be one of ${CHANNELS} (got "")`],
+			['Notes', 'additionalFields.notes', { text: 'x' }, 'must be text (got {"text":"x"})'],
+			[
+				'Vehicle Interest',
+				'additionalFields.vehicleInterest',
+				['Hilux'],
+				'must be text (got ["Hilux"])',
+			],
 		]),
 	)(
 		'Create lead refuses $field $shown from an expression, naming $field and item 0, before any request',

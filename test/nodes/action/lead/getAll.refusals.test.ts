@@ -62,68 +62,31 @@ describe('Lead → Get Many, values from expressions', () => {
 
 	test.each(
 		refusals([
-			{
-				field: 'Return All',
-				parameter: 'returnAll',
-				value: 'no',
-				message: 'Return All must be true or false (got "no")',
-			},
-			{
-				field: 'Limit',
-				parameter: 'limit',
-				value: 2.5,
-				message: 'Limit must be a whole number of at least 1 (got 2.5)',
-			},
-			{
-				field: 'Limit',
-				parameter: 'limit',
-				value: '10',
-				message: 'Limit must be a whole number of at least 1 (got "10")',
-			},
-			{
-				field: 'Channel',
-				parameter: 'filters.channel',
-				value: 'api',
-				message: `Channel must be one of ${FILTER_CHANNELS} (got "api")`,
-			},
-			{
-				field: 'Channel',
-				parameter: 'filters.channel',
-				value: 'fax',
-				message: `Channel must be one of ${FILTER_CHANNELS} (got "fax")`,
-			},
-			{
-				field: 'Intent',
-				parameter: 'filters.intent',
-				value: 'buy_now',
-				message:
-					'Intent must be one of purchase_30_days, purchase_90_days, browsing, unknown (got "buy_now")',
-			},
-			{
-				field: 'Status',
-				parameter: 'filters.status',
-				value: 'New',
-				message:
-					'Status must be one of new, in_conversation, qualified, assigned, closed, lost (got "New")',
-			},
-			{
-				field: 'Score Min',
-				parameter: 'filters.scoreMin',
-				value: '50',
-				message: 'Score Min must be a whole number from 0 to 100 (got "50")',
-			},
-			{
-				field: 'Only New Since Last Run',
-				parameter: 'options.onlyNewSinceLastRun',
-				value: 'yes',
-				message: 'Only New Since Last Run must be true or false (got "yes")',
-			},
-			{
-				field: 'Output',
-				parameter: 'options.output',
-				value: 'csv',
-				message: 'Output must be one of compact, flat, raw (got "csv")',
-			},
+			['Return All', 'returnAll', 'no', 'must be true or false (got "no")'],
+			['Limit', 'limit', 2.5, 'must be a whole number of at least 1 (got 2.5)'],
+			['Limit', 'limit', '10', 'must be a whole number of at least 1 (got "10")'],
+			['Channel', 'filters.channel', 'api', `must be one of ${FILTER_CHANNELS} (got "api")`],
+			['Channel', 'filters.channel', 'fax', `must be one of ${FILTER_CHANNELS} (got "fax")`],
+			[
+				'Intent',
+				'filters.intent',
+				'buy_now',
+				'must be one of purchase_30_days, purchase_90_days, browsing, unknown (got "buy_now")',
+			],
+			[
+				'Status',
+				'filters.status',
+				'New',
+				'must be one of new, in_conversation, qualified, assigned, closed, lost (got "New")',
+			],
+			['Score Min', 'filters.scoreMin', '50', 'must be a whole number from 0 to 100 (got "50")'],
+			[
+				'Only New Since Last Run',
+				'options.onlyNewSinceLastRun',
+				'yes',
+				'must be true or false (got "yes")',
+			],
+			['Output', 'options.output', 'csv', 'must be one of compact, flat, raw (got "csv")'],
 		]),
 	)(
 		'Get many leads refuses $field $shown from an expression, naming $field and item 0, before any request',

@@ -101,54 +101,34 @@ describe('Lead → Update, values from expressions', () => {
 
 	test.each(
 		refusals([
-			{
-				field: 'Status',
-				parameter: 'updateFields.status',
-				value: 'won',
-				message: `Status must be one of ${STATUSES} (got "won")`,
-			},
-			{
-				field: 'Status',
-				parameter: 'updateFields.status',
-				value: 'QUALIFIED',
-				message: `Status must be one of ${STATUSES} (got "QUALIFIED")`,
-			},
-			{
-				field: 'Unassign',
-				parameter: 'updateFields.unassign',
-				value: 'yes',
-				message: 'Unassign must be true or false (got "yes")',
-			},
-			{
-				field: 'Assigned To',
-				parameter: 'updateFields.assignedTo',
-				value: '   ',
-				message: 'Assigned To is empty: enter a user ID, or use Unassign instead',
-			},
-			{
-				field: 'Assigned To',
-				parameter: 'updateFields.assignedTo',
-				value: { id: 'user_42' },
-				message: 'Assigned To must be text (got {"id":"user_42"})',
-			},
-			{
-				field: 'Fields to Clear',
-				parameter: 'updateFields.clearFields',
-				value: 'notes',
-				message: 'Fields to Clear must be a list (got "notes")',
-			},
-			{
-				field: 'Fields to Clear',
-				parameter: 'updateFields.clearFields',
-				value: ['notes', 'email'],
-				message: 'Fields to Clear (entry 2) must be one of notes, vehicle_interest (got "email")',
-			},
-			{
-				field: 'Notes',
-				parameter: 'updateFields.notes',
-				value: true,
-				message: 'Notes must be text (got true)',
-			},
+			['Status', 'updateFields.status', 'won', `must be one of ${STATUSES} (got "won")`],
+			[
+				'Status',
+				'updateFields.status',
+				'QUALIFIED',
+				`must be one of ${STATUSES} (got "QUALIFIED")`,
+			],
+			['Unassign', 'updateFields.unassign', 'yes', 'must be true or false (got "yes")'],
+			[
+				'Assigned To',
+				'updateFields.assignedTo',
+				' ',
+				'is empty: enter a user ID, or use Unassign instead',
+			],
+			[
+				'Assigned To',
+				'updateFields.assignedTo',
+				{ id: 'user_42' },
+				'must be text (got {"id":"user_42"})',
+			],
+			['Fields to Clear', 'updateFields.clearFields', 'notes', 'must be a list (got "notes")'],
+			[
+				'Fields to Clear',
+				'updateFields.clearFields',
+				['notes', 'email'],
+				'(entry 2) must be one of notes, vehicle_interest (got "email")',
+			],
+			['Notes', 'updateFields.notes', true, 'must be text (got true)'],
 		]),
 	)(
 		'Update lead refuses $field $shown from an expression, naming $field and item 0, before any request',
