@@ -1,20 +1,13 @@
-import type { StoredAgent } from '../../../sandbox';
-import { jsonOf, ref, run, useSandbox } from './helpers';
+import { alphaAgents, jsonOf, ref, run, useSandbox } from './helpers';
 import { expectRefusedBeforeSending, refusals, withExpression } from './refusals';
 
 const ctx = useSandbox();
-
-function alphaAgents(): StoredAgent[] {
-	return ctx.sandbox.control
-		.state()
-		.agents.filter((agent) => agent.organization_id === 'org_alpha');
-}
 
 describe('Agent, values from expressions', () => {
 	const updateAgent = () => ({
 		resource: 'agent',
 		operation: 'update',
-		agent: ref('id', alphaAgents()[0].id),
+		agent: ref('id', alphaAgents(ctx.sandbox)[0].id),
 		updateFields: { name: 'Sofía' },
 	});
 	const LANGUAGES = 'es-AR, es-MX, es-CR, es-CO, pt-BR, en-US';
@@ -111,7 +104,7 @@ describe('Agent, values from expressions', () => {
 	});
 
 	test('Update agent keeps Handoff Triggers when their expression finds nothing (null)', async () => {
-		const agent = alphaAgents()[0];
+		const agent = alphaAgents(ctx.sandbox)[0];
 		expect(agent.configuration.handoff_triggers.length).toBeGreaterThan(0);
 		const result = await run(
 			ctx.sandbox,

@@ -13,7 +13,12 @@ import {
 	type RunResult,
 	type RunningSandbox,
 } from '../../../harness/engine';
-import type { RequestLogEntry, StoredConversation, StoredLead } from '../../../sandbox';
+import type {
+	RequestLogEntry,
+	StoredAgent,
+	StoredConversation,
+	StoredLead,
+} from '../../../sandbox';
 import { credentialsOf, useSandbox } from '../../support/useSandbox';
 
 export const NODE = 'Lead Conversations';
@@ -49,6 +54,11 @@ export function apiRequests(sandbox: RunningSandbox, path?: string): RequestLogE
 /** Leads of org_alpha as the sandbox stores them. */
 export function alphaLeads(sandbox: RunningSandbox): StoredLead[] {
 	return sandbox.control.state().leads.filter((lead) => lead.organization_id === 'org_alpha');
+}
+
+/** Agents of org_alpha as the sandbox stores them. */
+export function alphaAgents(sandbox: RunningSandbox): StoredAgent[] {
+	return sandbox.control.state().agents.filter((agent) => agent.organization_id === 'org_alpha');
 }
 
 export function pages(total: number): number {

@@ -1,17 +1,10 @@
-import type { StoredAgent } from '../../../../sandbox';
-import { jsonOf, ref, run, useSandbox } from '../helpers';
+import { alphaAgents, jsonOf, ref, run, useSandbox } from '../helpers';
 
 const ctx = useSandbox();
 
-function alphaAgents(): StoredAgent[] {
-	return ctx.sandbox.control
-		.state()
-		.agents.filter((agent) => agent.organization_id === 'org_alpha');
-}
-
 describe('Agent → Get', () => {
 	test('Get returns the agent with its configuration', async () => {
-		const agent = alphaAgents()[0];
+		const agent = alphaAgents(ctx.sandbox)[0];
 		const result = await run(ctx.sandbox, {
 			resource: 'agent',
 			operation: 'get',

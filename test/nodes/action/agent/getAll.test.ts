@@ -1,13 +1,6 @@
-import type { StoredAgent } from '../../../../sandbox';
-import { apiRequests, jsonOf, run, useSandbox } from '../helpers';
+import { alphaAgents, apiRequests, jsonOf, run, useSandbox } from '../helpers';
 
 const ctx = useSandbox();
-
-function alphaAgents(): StoredAgent[] {
-	return ctx.sandbox.control
-		.state()
-		.agents.filter((agent) => agent.organization_id === 'org_alpha');
-}
 
 describe('Agent → Get Many', () => {
 	test.each(['active', 'inactive', 'draft'])('Get Many filtered by status %s', async (status) => {
@@ -17,7 +10,7 @@ describe('Agent → Get Many', () => {
 			returnAll: true,
 			filters: { status },
 		});
-		const expected = alphaAgents().filter((agent) => agent.status === status);
+		const expected = alphaAgents(ctx.sandbox).filter((agent) => agent.status === status);
 		expect(expected.length).toBeGreaterThan(0);
 		expect(
 			jsonOf(result)
@@ -33,7 +26,7 @@ describe('Agent → Get Many', () => {
 			operation: 'getAll',
 			returnAll: true,
 		});
-		expect(jsonOf(result)).toHaveLength(alphaAgents().length);
+		expect(jsonOf(result)).toHaveLength(alphaAgents(ctx.sandbox).length);
 		expect(jsonOf(result).every((agent) => agent.configuration === undefined)).toBe(true);
 	});
 

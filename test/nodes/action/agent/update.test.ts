@@ -1,18 +1,11 @@
 import { LeadConversations } from '../../../../nodes/LeadConversations/LeadConversations.node';
-import type { StoredAgent } from '../../../../sandbox';
-import { apiRequests, jsonOf, ref, run, useSandbox } from '../helpers';
+import { alphaAgents, apiRequests, jsonOf, ref, run, useSandbox } from '../helpers';
 
 const ctx = useSandbox();
 
-function alphaAgents(): StoredAgent[] {
-	return ctx.sandbox.control
-		.state()
-		.agents.filter((agent) => agent.organization_id === 'org_alpha');
-}
-
 describe('Agent → Update', () => {
 	test('sends name, status, language and a nested configuration; handoff triggers replace the list', async () => {
-		const agent = alphaAgents().find((a) => a.status !== 'draft')!;
+		const agent = alphaAgents(ctx.sandbox).find((a) => a.status !== 'draft')!;
 		const result = await run(ctx.sandbox, {
 			resource: 'agent',
 			operation: 'update',
@@ -49,7 +42,7 @@ describe('Agent → Update', () => {
 	});
 
 	test('Handoff Triggers added with no entries clears the list', async () => {
-		const agent = alphaAgents()[0];
+		const agent = alphaAgents(ctx.sandbox)[0];
 		const result = await run(ctx.sandbox, {
 			resource: 'agent',
 			operation: 'update',
@@ -65,7 +58,7 @@ describe('Agent → Update', () => {
 		const result = await run(ctx.sandbox, {
 			resource: 'agent',
 			operation: 'update',
-			agent: ref('id', alphaAgents()[0].id),
+			agent: ref('id', alphaAgents(ctx.sandbox)[0].id),
 			updateFields: {},
 		});
 		expect(result.error?.message).toMatch(/^Update Fields is empty/);

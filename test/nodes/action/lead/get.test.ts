@@ -3,13 +3,9 @@ import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox, visibleTrace } f
 
 const ctx = useSandbox();
 
-function firstLeadId(): string {
-	return alphaLeads(ctx.sandbox)[0].id;
-}
-
 describe('Lead → Get', () => {
 	test('reads a lead by ID from the list or by ID mode', async () => {
-		const id = firstLeadId();
+		const id = alphaLeads(ctx.sandbox)[0].id;
 		for (const mode of ['list', 'id'] as const) {
 			const result = await run(ctx.sandbox, {
 				resource: 'lead',

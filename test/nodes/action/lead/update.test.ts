@@ -3,13 +3,9 @@ import { expectRefusedBeforeSending, refusals, withExpression } from '../refusal
 
 const ctx = useSandbox();
 
-function firstLeadId(): string {
-	return alphaLeads(ctx.sandbox)[0].id;
-}
-
 describe('Lead → Update', () => {
 	test('changes status, advisor, vehicle interest and notes in one PATCH', async () => {
-		const id = firstLeadId();
+		const id = alphaLeads(ctx.sandbox)[0].id;
 		const result = await run(ctx.sandbox, {
 			resource: 'lead',
 			operation: 'update',
@@ -35,7 +31,7 @@ describe('Lead → Update', () => {
 	});
 
 	test('Unassign sends assigned_to null and Fields to Clear send null', async () => {
-		const id = firstLeadId();
+		const id = alphaLeads(ctx.sandbox)[0].id;
 		await run(ctx.sandbox, {
 			resource: 'lead',
 			operation: 'update',
@@ -81,7 +77,7 @@ describe('Lead → Update', () => {
 			const result = await run(ctx.sandbox, {
 				resource: 'lead',
 				operation: 'update',
-				lead: ref('id', firstLeadId()),
+				lead: ref('id', alphaLeads(ctx.sandbox)[0].id),
 				updateFields,
 			});
 			expect(result.error?.message).toMatch(message);
@@ -95,7 +91,7 @@ describe('Lead → Update, values from expressions', () => {
 	const updateLead = () => ({
 		resource: 'lead',
 		operation: 'update',
-		lead: ref('id', firstLeadId()),
+		lead: ref('id', alphaLeads(ctx.sandbox)[0].id),
 		updateFields: { vehicleInterest: 'Toyota Hilux 2024' },
 	});
 
@@ -153,7 +149,7 @@ describe('Lead → Update, values from expressions', () => {
 	});
 
 	test('Update lead takes a status from an expression', async () => {
-		const id = firstLeadId();
+		const id = alphaLeads(ctx.sandbox)[0].id;
 		const result = await run(ctx.sandbox, withExpression(updateLead(), 'updateFields.status'), {
 			inputItems: [{ value: 'qualified' }],
 		});

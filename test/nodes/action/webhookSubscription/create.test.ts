@@ -1,17 +1,9 @@
-import { apiRequests, jsonOf, run, useSandbox } from '../helpers';
+import { apiRequests, jsonOf, useSandbox } from '../helpers';
+import { SUBSCRIBED_URL, createSubscription } from './createSubscription';
 
 const context = useSandbox();
-const URL = 'https://n8n.example.com/webhook/lead-events';
-
-async function create(parameters: Record<string, unknown> = {}) {
-	return await run(context.sandbox, {
-		resource: 'webhookSubscription',
-		operation: 'create',
-		url: URL,
-		events: ['lead.qualified', 'appointment.booked'],
-		...parameters,
-	});
-}
+const create = (parameters?: Record<string, unknown>) =>
+	createSubscription(context.sandbox, parameters);
 
 describe('Webhook Subscription: Create', () => {
 	it('Create subscribes the URL and outputs the record with the signing secret the service returns once', async () => {
@@ -24,7 +16,7 @@ describe('Webhook Subscription: Create', () => {
 		expect(created.id).toBe(stored.id);
 		expect(created.secret).toBe(stored.secret);
 		expect(stored).toMatchObject({
-			url: URL,
+			url: SUBSCRIBED_URL,
 			events: ['lead.qualified', 'appointment.booked', 'lead.assigned'],
 			description: 'Webhook node of "Leads"',
 		});

@@ -1,17 +1,9 @@
 import { apiRequests, jsonOf, run, useSandbox } from '../helpers';
+import { SUBSCRIBED_URL, createSubscription } from './createSubscription';
 
 const context = useSandbox();
-const URL = 'https://n8n.example.com/webhook/lead-events';
-
-async function create(parameters: Record<string, unknown> = {}) {
-	return await run(context.sandbox, {
-		resource: 'webhookSubscription',
-		operation: 'create',
-		url: URL,
-		events: ['lead.qualified', 'appointment.booked'],
-		...parameters,
-	});
-}
+const create = (parameters?: Record<string, unknown>) =>
+	createSubscription(context.sandbox, parameters);
 
 describe('Webhook Subscription: Delete', () => {
 	it('Get returns the record without its secret; Delete removes it, and a second Delete reports it already gone', async () => {
@@ -23,7 +15,7 @@ describe('Webhook Subscription: Delete', () => {
 			operation: 'get',
 			subscriptionId: id,
 		});
-		expect(jsonOf(got)).toEqual([expect.objectContaining({ id, url: URL })]);
+		expect(jsonOf(got)).toEqual([expect.objectContaining({ id, url: SUBSCRIBED_URL })]);
 		expect(jsonOf(got)[0]).not.toHaveProperty('secret');
 
 		const remove = { resource: 'webhookSubscription', operation: 'delete', subscriptionId: id };
