@@ -33,6 +33,7 @@ import {
 	prepareUserFolder,
 	writeWorkflowFiles,
 } from '../../../harness/real-n8n/setup';
+import { COMPACT_LEAD_FIELDS } from '../../../nodes/LeadConversations/actions/tool.descriptions';
 
 // The action node as tools of n8n's AI Agent in real n8n 2.41.1: the example "ask about your
 // leads" assistant, its chat model pointed at a scripted OpenAI-compatible server on loopback.
@@ -41,17 +42,6 @@ import {
 
 const SEED = 1717;
 const EXAMPLE_FILE = 'ask-about-your-leads.json';
-const COMPACT_FIELDS = [
-	'id',
-	'name',
-	'status',
-	'intent',
-	'score',
-	'channel',
-	'assigned_to',
-	'vehicle_interest',
-	'created_at',
-];
 
 interface WorkflowJson {
 	id: string;
@@ -200,7 +190,7 @@ describe('AI Agent with the package as tools, run headless (n8n execute)', () =>
 		expect(leads).toHaveLength(Math.min(10, expected.length));
 		const expectedIds = expected.map((lead) => lead.id);
 		for (const lead of leads) expect(expectedIds).toContain(lead.id);
-		for (const lead of leads) expect(Object.keys(lead)).toEqual(COMPACT_FIELDS);
+		for (const lead of leads) expect(Object.keys(lead)).toEqual([...COMPACT_LEAD_FIELDS]);
 		expect(listed.text).not.toContain('"phone"');
 	});
 

@@ -3,6 +3,7 @@ import type { INodeType } from 'n8n-workflow';
 import { ACTION_NODE_TYPE } from '../../../harness/engine';
 import { LeadConversations } from '../../../nodes/LeadConversations/LeadConversations.node';
 import { alphaLeads, apiRequests, jsonOf, run, useSandbox } from './helpers';
+import { COMPACT_LEAD_FIELDS } from '../../../nodes/LeadConversations/actions/tool.descriptions';
 
 // The node as n8n's AI Agent runs it: n8n derives a "…Tool" node type from `usableAsTool` (same
 // class, description named with "Tool" appended, which is what `@tool` display options test).
@@ -18,17 +19,6 @@ function toolVariant(): INodeType {
 }
 
 const asTool = { nodeType: TOOL_NODE_TYPE, nodeTypes: { [TOOL_NODE_TYPE]: toolVariant() } };
-const COMPACT = [
-	'id',
-	'name',
-	'status',
-	'intent',
-	'score',
-	'channel',
-	'assigned_to',
-	'vehicle_interest',
-	'created_at',
-];
 
 const context = useSandbox();
 
@@ -38,7 +28,7 @@ describe('Lead → Get Many as a tool', () => {
 		const leads = jsonOf(result);
 		expect(alphaLeads(context.sandbox).length).toBeGreaterThan(10);
 		expect(leads).toHaveLength(10);
-		for (const lead of leads) expect(Object.keys(lead)).toEqual(COMPACT);
+		for (const lead of leads) expect(Object.keys(lead)).toEqual([...COMPACT_LEAD_FIELDS]);
 		expect(apiRequests(context.sandbox, '/v1/leads')[0].query.limit).toBe('10');
 	});
 
