@@ -1,19 +1,13 @@
-import type { RunningSandbox } from '../../sandbox';
-import { AGENT_LIST_FIELDS, call, ISO_Z, keysOf, start, walk } from './helpers';
+import { AGENT_LIST_FIELDS, call, ISO_Z, keysOf, walk, useService } from './helpers';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-	sandbox = await start();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const ctx = useService();
 
 const alphaAgents = () =>
-	sandbox.control.state().agents.filter((agent) => agent.organization_id === 'org_alpha');
+	ctx.sandbox.control.state().agents.filter((agent) => agent.organization_id === 'org_alpha');
 
 describe('GET /agents', () => {
 	it('lists agents without configuration and without a total', async () => {
-		const res = await call(sandbox, 'GET', '/agents');
+		const res = await call(ctx.sandbox, 'GET', '/agents');
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(alphaAgents().length);
 		expect(keysOf(res.body.pagination)).toEqual(['has_more', 'limit', 'next_cursor']);
@@ -36,20 +30,20 @@ describe('GET /agents', () => {
 	});
 
 	it('paginates with cursors', async () => {
-		const { items, pages } = await walk(sandbox, '/agents', { limit: '3' });
+		const { items, pages } = await walk(ctx.sandbox, '/agents', { limit: '3' });
 		expect(pages.length).toBe(Math.ceil(alphaAgents().length / 3));
 		expect(new Set(items.map((a) => a.id)).size).toBe(alphaAgents().length);
 		expect(pages[0].body.pagination).not.toHaveProperty('total');
 	});
 
 	it.each(['active', 'inactive', 'draft'])('filters by status %s', async (status) => {
-		const { items } = await walk(sandbox, '/agents', { status, limit: '1' });
+		const { items } = await walk(ctx.sandbox, '/agents', { status, limit: '1' });
 		expect(items.length).toBe(alphaAgents().filter((a) => a.status === status).length);
 		expect(items.every((a) => a.status === status)).toBe(true);
 	});
 
 	it('refuses an unknown status', async () => {
-		const res = await call(sandbox, 'GET', '/agents?status=paused');
+		const res = await call(ctx.sandbox, 'GET', '/agents?status=paused');
 		expect(res.status).toBe(400);
 		expect(res.body.message).toMatch(/^status/);
 	});
@@ -58,7 +52,7 @@ describe('GET /agents', () => {
 describe('GET /agents/{id}', () => {
 	it('returns the agent with its full configuration', async () => {
 		const agent = alphaAgents()[0];
-		const res = await call(sandbox, 'GET', `/agents/${agent.id}`);
+		const res = await call(ctx.sandbox, 'GET', `/agents/${agent.id}`);
 		expect(res.status).toBe(200);
 		expect(keysOf(res.body)).toEqual([...AGENT_LIST_FIELDS, 'configuration'].sort());
 		expect(keysOf(res.body.configuration)).toEqual([
@@ -76,9 +70,9 @@ describe('GET /agents/{id}', () => {
 	});
 
 	it('answers the flat 404 for a missing agent and one of another organization', async () => {
-		const beta = sandbox.control.state().agents.find((a) => a.organization_id === 'org_beta')!;
+		const beta = ctx.sandbox.control.state().agents.find((a) => a.organization_id === 'org_beta')!;
 		for (const id of ['agent_missing', beta.id]) {
-			const res = await call(sandbox, 'GET', `/agents/${id}`);
+			const res = await call(ctx.sandbox, 'GET', `/agents/${id}`);
 			expect(res.status).toBe(404);
 			expect(res.body).toEqual({ error: 'not_found', message: expect.any(String) });
 		}
@@ -88,7 +82,7 @@ describe('GET /agents/{id}', () => {
 describe('PATCH /agents/{id}', () => {
 	it('updates the given fields only and returns the full agent', async () => {
 		const agent = alphaAgents().find((a) => a.status === 'active')!;
-		const res = await call(sandbox, 'PATCH', `/agents/${agent.id}`, {
+		const res = await call(ctx.sandbox, 'PATCH', `/agents/${agent.id}`, {
 			body: {
 				name: 'Renamed',
 				status: 'inactive',
@@ -115,15 +109,17 @@ describe('PATCH /agents/{id}', () => {
 		});
 		expect(res.body.channels).toEqual(agent.channels);
 		expect(res.body.updated_at > agent.updated_at).toBe(true);
-		expect((await call(sandbox, 'GET', `/agents/${agent.id}`)).body).toEqual(res.body);
+		expect((await call(ctx.sandbox, 'GET', `/agents/${agent.id}`)).body).toEqual(res.body);
 	});
 
 	it('activates a draft agent and changes one field at a time', async () => {
 		const agent = alphaAgents().find((a) => a.status === 'draft')!;
-		const res = await call(sandbox, 'PATCH', `/agents/${agent.id}`, { body: { status: 'active' } });
+		const res = await call(ctx.sandbox, 'PATCH', `/agents/${agent.id}`, {
+			body: { status: 'active' },
+		});
 		expect(res.body.status).toBe('active');
 		expect(res.body.name).toBe(agent.name);
-		const tone = await call(sandbox, 'PATCH', `/agents/${agent.id}`, {
+		const tone = await call(ctx.sandbox, 'PATCH', `/agents/${agent.id}`, {
 			body: { configuration: { follow_up_cadence: { interval_days: 9 } } },
 		});
 		expect(tone.body.configuration.follow_up_cadence.interval_days).toBe(9);
@@ -159,19 +155,19 @@ describe('PATCH /agents/{id}', () => {
 		],
 	])('refuses an invalid %s and leaves the agent unchanged', async (field, body) => {
 		const agent = alphaAgents()[1];
-		const before = (await call(sandbox, 'GET', `/agents/${agent.id}`)).body;
-		const res = await call(sandbox, 'PATCH', `/agents/${agent.id}`, {
+		const before = (await call(ctx.sandbox, 'GET', `/agents/${agent.id}`)).body;
+		const res = await call(ctx.sandbox, 'PATCH', `/agents/${agent.id}`, {
 			body: { name: 'Changed?', ...body },
 		});
 		expect(res.status).toBe(400);
 		expect(res.body.error).toBe('invalid_request');
 		expect(res.body.message.startsWith(field)).toBe(true);
-		expect((await call(sandbox, 'GET', `/agents/${agent.id}`)).body).toEqual(before);
+		expect((await call(ctx.sandbox, 'GET', `/agents/${agent.id}`)).body).toEqual(before);
 	});
 
 	it('answers the flat 404 for an agent of another organization', async () => {
-		const beta = sandbox.control.state().agents.find((a) => a.organization_id === 'org_beta')!;
-		const res = await call(sandbox, 'PATCH', `/agents/${beta.id}`, {
+		const beta = ctx.sandbox.control.state().agents.find((a) => a.organization_id === 'org_beta')!;
+		const res = await call(ctx.sandbox, 'PATCH', `/agents/${beta.id}`, {
 			body: { status: 'inactive' },
 		});
 		expect(res.status).toBe(404);

@@ -1,14 +1,8 @@
 import http from 'http';
-import type { RunningSandbox } from '../../sandbox';
-import { call, keysOf, sleep, start } from './helpers';
+import { call, keysOf, sleep, start, useService } from './helpers';
 
 describe('authentication and organizations', () => {
-	let sandbox: RunningSandbox;
-	beforeAll(async () => {
-		sandbox = await start();
-	});
-	afterAll(() => sandbox.close());
-	beforeEach(() => sandbox.control.reset());
+	const ctx = useService();
 
 	it.each<[string, string | null]>([
 		['missing', null],
@@ -16,7 +10,7 @@ describe('authentication and organizations', () => {
 		['unknown', 'lcsk_0000000000000000000000000000000000000000'],
 		['malformed', 'not a key'],
 	])('answers 401 unauthorized for a %s key', async (_case, key) => {
-		const res = await call(sandbox, 'GET', '/leads', { key });
+		const res = await call(ctx.sandbox, 'GET', '/leads', { key });
 		expect(res.status).toBe(401);
 		expect(keysOf(res.body)).toEqual(['error', 'message']);
 		expect(res.body.error).toBe('unauthorized');
@@ -25,30 +19,32 @@ describe('authentication and organizations', () => {
 	});
 
 	it('answers 401 for the revoked key and for a key revoked at run time, before any processing', async () => {
-		expect((await call(sandbox, 'GET', '/leads', { key: sandbox.keys.revoked })).status).toBe(401);
-		const before = sandbox.control.state().leads.length;
-		const res = await call(sandbox, 'POST', '/leads', {
-			key: sandbox.keys.revoked,
+		expect(
+			(await call(ctx.sandbox, 'GET', '/leads', { key: ctx.sandbox.keys.revoked })).status,
+		).toBe(401);
+		const before = ctx.sandbox.control.state().leads.length;
+		const res = await call(ctx.sandbox, 'POST', '/leads', {
+			key: ctx.sandbox.keys.revoked,
 			body: { name: 'X', phone: '+14155550100' },
 		});
 		expect(res.status).toBe(401);
-		expect(sandbox.control.state().leads.length).toBe(before);
+		expect(ctx.sandbox.control.state().leads.length).toBe(before);
 
-		expect((await call(sandbox, 'GET', '/agents')).status).toBe(200);
-		sandbox.control.revokeKey(sandbox.keys.full);
-		const revoked = await call(sandbox, 'GET', '/agents');
+		expect((await call(ctx.sandbox, 'GET', '/agents')).status).toBe(200);
+		ctx.sandbox.control.revokeKey(ctx.sandbox.keys.full);
+		const revoked = await call(ctx.sandbox, 'GET', '/agents');
 		expect(revoked.status).toBe(401);
-		expect(revoked.body.message).not.toContain(sandbox.keys.full);
-		sandbox.control.reset();
-		expect((await call(sandbox, 'GET', '/agents')).status).toBe(200);
+		expect(revoked.body.message).not.toContain(ctx.sandbox.keys.full);
+		ctx.sandbox.control.reset();
+		expect((await call(ctx.sandbox, 'GET', '/agents')).status).toBe(200);
 	});
 
 	it('reads the header name case-insensitively', async () => {
-		const url = new URL(`${sandbox.baseUrl}/agents`);
+		const url = new URL(`${ctx.sandbox.baseUrl}/agents`);
 		for (const name of ['X-API-KEY', 'x-api-key', 'X-Api-Key']) {
 			const status = await new Promise<number>((resolve, reject) => {
 				http
-					.get(url, { headers: { [name]: sandbox.keys.full } }, (res) => {
+					.get(url, { headers: { [name]: ctx.sandbox.keys.full } }, (res) => {
 						res.resume();
 						resolve(res.statusCode ?? 0);
 					})
@@ -59,12 +55,16 @@ describe('authentication and organizations', () => {
 	});
 
 	it('lets the read-only key read but not write (403 forbidden)', async () => {
-		const key = sandbox.keys.readOnly;
-		expect((await call(sandbox, 'GET', '/leads', { key })).status).toBe(200);
-		expect((await call(sandbox, 'GET', '/agents', { key })).status).toBe(200);
-		const lead = sandbox.control.state().leads.find((l) => l.organization_id === 'org_alpha')!;
-		const agent = sandbox.control.state().agents.find((a) => a.organization_id === 'org_alpha')!;
-		const conversation = sandbox.control.state().conversations.find((c) => c.status === 'open')!;
+		const key = ctx.sandbox.keys.readOnly;
+		expect((await call(ctx.sandbox, 'GET', '/leads', { key })).status).toBe(200);
+		expect((await call(ctx.sandbox, 'GET', '/agents', { key })).status).toBe(200);
+		const lead = ctx.sandbox.control.state().leads.find((l) => l.organization_id === 'org_alpha')!;
+		const agent = ctx.sandbox.control
+			.state()
+			.agents.find((a) => a.organization_id === 'org_alpha')!;
+		const conversation = ctx.sandbox.control
+			.state()
+			.conversations.find((c) => c.status === 'open')!;
 		const writes: Array<[string, string, unknown]> = [
 			['POST', '/leads', { name: 'X', phone: '+14155550100' }],
 			['PATCH', `/leads/${lead.id}`, { status: 'lost' }],
@@ -74,11 +74,13 @@ describe('authentication and organizations', () => {
 			['DELETE', '/webhooks/wh_any', undefined],
 		];
 		for (const [method, path, body] of writes) {
-			const res = await call(sandbox, method, path, { key, body });
+			const res = await call(ctx.sandbox, method, path, { key, body });
 			expect(res.status).toBe(403);
 			expect(res.body).toEqual({ error: 'forbidden', message: expect.any(String) });
 		}
-		expect(sandbox.control.state().leads.find((l) => l.id === lead.id)?.status).toBe(lead.status);
+		expect(ctx.sandbox.control.state().leads.find((l) => l.id === lead.id)?.status).toBe(
+			lead.status,
+		);
 	});
 
 	it('answers 403 everywhere for the key of a suspended account', async () => {
@@ -87,8 +89,8 @@ describe('authentication and organizations', () => {
 			['GET', '/agents'],
 			['POST', '/leads'],
 		]) {
-			const res = await call(sandbox, method, path, {
-				key: sandbox.keys.suspended,
+			const res = await call(ctx.sandbox, method, path, {
+				key: ctx.sandbox.keys.suspended,
 				body: method === 'POST' ? {} : undefined,
 			});
 			expect(res.status).toBe(403);
@@ -97,9 +99,9 @@ describe('authentication and organizations', () => {
 	});
 
 	it('keeps organizations apart: each key sees its own data only', async () => {
-		const alpha = await call(sandbox, 'GET', '/leads?limit=100');
-		const beta = await call(sandbox, 'GET', '/leads?limit=100', {
-			key: sandbox.keys.otherOrganization,
+		const alpha = await call(ctx.sandbox, 'GET', '/leads?limit=100');
+		const beta = await call(ctx.sandbox, 'GET', '/leads?limit=100', {
+			key: ctx.sandbox.keys.otherOrganization,
 		});
 		expect(beta.body.pagination.total).toBe(40);
 		expect(
@@ -108,8 +110,8 @@ describe('authentication and organizations', () => {
 		const alphaIds = new Set(alpha.body.data.map((l: { id: string }) => l.id));
 		expect(beta.body.data.some((l: { id: string }) => alphaIds.has(l.id))).toBe(false);
 
-		const betaAgents = await call(sandbox, 'GET', '/agents', {
-			key: sandbox.keys.otherOrganization,
+		const betaAgents = await call(ctx.sandbox, 'GET', '/agents', {
+			key: ctx.sandbox.keys.otherOrganization,
 		});
 		expect(
 			betaAgents.body.data.every(
@@ -119,11 +121,11 @@ describe('authentication and organizations', () => {
 
 		// Cross-organization reads answer like a missing record.
 		const alphaLead = alpha.body.data[0].id;
-		const missing = await call(sandbox, 'GET', '/leads/lead_0000', {
-			key: sandbox.keys.otherOrganization,
+		const missing = await call(ctx.sandbox, 'GET', '/leads/lead_0000', {
+			key: ctx.sandbox.keys.otherOrganization,
 		});
-		const foreign = await call(sandbox, 'GET', `/leads/${alphaLead}`, {
-			key: sandbox.keys.otherOrganization,
+		const foreign = await call(ctx.sandbox, 'GET', `/leads/${alphaLead}`, {
+			key: ctx.sandbox.keys.otherOrganization,
 		});
 		expect(foreign.status).toBe(404);
 		expect(keysOf(foreign.body.error)).toEqual(keysOf(missing.body.error));
@@ -131,40 +133,36 @@ describe('authentication and organizations', () => {
 	});
 
 	it('answers 404 for unknown paths and 405 for unsupported methods', async () => {
-		const unknown = await call(sandbox, 'GET', '/vehicles');
+		const unknown = await call(ctx.sandbox, 'GET', '/vehicles');
 		expect(unknown.status).toBe(404);
 		expect(unknown.body.error).toBe('not_found');
-		const method = await call(sandbox, 'DELETE', '/leads/lead_x');
+		const method = await call(ctx.sandbox, 'DELETE', '/leads/lead_x');
 		expect(method.status).toBe(405);
 		expect(method.headers.get('allow')).toBe('GET, PATCH');
 	});
 });
 
 describe('request bodies', () => {
-	let sandbox: RunningSandbox;
-	beforeAll(async () => {
-		sandbox = await start();
-	});
-	afterAll(() => sandbox.close());
+	const ctx = useService();
 
 	const lead = { name: 'Body Test', phone: '+14155550123' };
 
 	it('answers 415 for POST and PATCH without Content-Type: application/json', async () => {
 		const bytes = new TextEncoder().encode(JSON.stringify(lead));
-		const none = await call(sandbox, 'POST', '/leads', { body: bytes, noContentType: true });
+		const none = await call(ctx.sandbox, 'POST', '/leads', { body: bytes, noContentType: true });
 		expect(none.status).toBe(415);
 		expect(none.body).toEqual({ error: 'unsupported_media_type', message: expect.any(String) });
-		const text = await call(sandbox, 'POST', '/leads', {
+		const text = await call(ctx.sandbox, 'POST', '/leads', {
 			body: lead,
 			headers: { 'Content-Type': 'text/plain' },
 		});
 		expect(text.status).toBe(415);
-		const form = await call(sandbox, 'PATCH', '/leads/lead_x', {
+		const form = await call(ctx.sandbox, 'PATCH', '/leads/lead_x', {
 			body: 'status=lost',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
 		});
 		expect(form.status).toBe(415);
-		const charset = await call(sandbox, 'POST', '/leads', {
+		const charset = await call(ctx.sandbox, 'POST', '/leads', {
 			body: lead,
 			headers: { 'Content-Type': 'Application/JSON; charset=utf-8' },
 		});
@@ -176,29 +174,29 @@ describe('request bodies', () => {
 		const notes = 'n'.repeat(1_048_576 - Buffer.byteLength(skeleton));
 		const exact = JSON.stringify({ ...lead, notes });
 		expect(Buffer.byteLength(exact)).toBe(1_048_576);
-		const ok = await call(sandbox, 'POST', '/leads', { body: exact });
+		const ok = await call(ctx.sandbox, 'POST', '/leads', { body: exact });
 		expect(ok.status).toBe(201);
-		expect(sandbox.control.state().leads.find((l) => l.id === ok.body.id)?.notes).toHaveLength(
+		expect(ctx.sandbox.control.state().leads.find((l) => l.id === ok.body.id)?.notes).toHaveLength(
 			notes.length,
 		);
 		expect(ok.text.length).toBeLessThan(1000);
 
-		const over = await call(sandbox, 'POST', '/leads', {
+		const over = await call(ctx.sandbox, 'POST', '/leads', {
 			body: JSON.stringify({ ...lead, notes: notes + 'n' }),
 		});
 		expect(over.status).toBe(413);
 		expect(over.body).toEqual({ error: 'payload_too_large', message: expect.any(String) });
-		const huge = await call(sandbox, 'POST', '/leads', {
+		const huge = await call(ctx.sandbox, 'POST', '/leads', {
 			body: JSON.stringify({ ...lead, notes: 'x'.repeat(3_000_000) }),
 		});
 		expect(huge.status).toBe(413);
 		// The connection is still usable afterwards.
-		expect((await call(sandbox, 'GET', '/agents')).status).toBe(200);
+		expect((await call(ctx.sandbox, 'GET', '/agents')).status).toBe(200);
 	});
 
 	it('answers 400 for an empty body and for JSON that is not an object', async () => {
 		for (const body of ['', '"text"', '[1]', 'nul']) {
-			const res = await call(sandbox, 'POST', '/leads', {
+			const res = await call(ctx.sandbox, 'POST', '/leads', {
 				body,
 				headers: { 'Content-Type': 'application/json' },
 			});

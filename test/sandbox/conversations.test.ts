@@ -1,4 +1,4 @@
-import type { RunningSandbox, StoredConversation } from '../../sandbox';
+import type { StoredConversation } from '../../sandbox';
 import {
 	call,
 	CONVERSATION_LIST_FIELDS,
@@ -6,21 +6,16 @@ import {
 	keysOf,
 	listOrder,
 	MESSAGE_FIELDS,
-	start,
 	walk,
+	useService,
 } from './helpers';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-	sandbox = await start();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const ctx = useService();
 
 function alphaConversations(
 	filter: (c: StoredConversation) => boolean = () => true,
 ): StoredConversation[] {
-	return sandbox.control
+	return ctx.sandbox.control
 		.state()
 		.conversations.filter((c) => c.organization_id === 'org_alpha' && filter(c))
 		.sort(listOrder);
@@ -34,7 +29,7 @@ function find(filter: (c: StoredConversation) => boolean): StoredConversation {
 
 describe('GET /conversations', () => {
 	it('lists conversations with the list fields only, a total and the default limit', async () => {
-		const res = await call(sandbox, 'GET', '/conversations');
+		const res = await call(ctx.sandbox, 'GET', '/conversations');
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(20);
 		expect(keysOf(res.body.pagination)).toEqual(['has_more', 'limit', 'next_cursor', 'total']);
@@ -47,7 +42,7 @@ describe('GET /conversations', () => {
 	});
 
 	it('walks all pages in created_at descending order', async () => {
-		const { items } = await walk(sandbox, '/conversations', { limit: '50' });
+		const { items } = await walk(ctx.sandbox, '/conversations', { limit: '50' });
 		expect(items.map((c) => c.id)).toEqual(alphaConversations().map((c) => c.id));
 	});
 
@@ -76,16 +71,16 @@ describe('GET /conversations', () => {
 				(!query.channel || c.channel === query.channel) &&
 				(!query.status || c.status === query.status),
 		);
-		const { items, pages } = await walk(sandbox, '/conversations', { ...query, limit: '1' });
+		const { items, pages } = await walk(ctx.sandbox, '/conversations', { ...query, limit: '1' });
 		expect(items.map((c) => c.id)).toEqual(expected.map((c) => c.id));
 		expect(pages[0].body.pagination.total).toBe(expected.length);
 	});
 
 	it('returns nothing for a lead of another organization', async () => {
-		const beta = sandbox.control
+		const beta = ctx.sandbox.control
 			.state()
 			.conversations.find((c) => c.organization_id === 'org_beta')!;
-		const res = await call(sandbox, 'GET', `/conversations?lead_id=${beta.lead_id}`);
+		const res = await call(ctx.sandbox, 'GET', `/conversations?lead_id=${beta.lead_id}`);
 		expect(res.body.data).toEqual([]);
 		expect(res.body.pagination.total).toBe(0);
 	});
@@ -98,7 +93,7 @@ describe('GET /conversations', () => {
 		['limit', '500'],
 		['cursor', 'xyz'],
 	])('refuses %s=%s', async (name, value) => {
-		const res = await call(sandbox, 'GET', `/conversations?${name}=${value}`);
+		const res = await call(ctx.sandbox, 'GET', `/conversations?${name}=${value}`);
 		expect(res.status).toBe(400);
 		expect(res.body.error).toBe('invalid_request');
 		expect(res.body.message.startsWith(name)).toBe(true);
@@ -108,7 +103,7 @@ describe('GET /conversations', () => {
 describe('GET /conversations/{id}', () => {
 	it('returns messages oldest to newest and an ai_summary for a non-phone conversation', async () => {
 		const conversation = find((c) => c.channel === 'chat_app');
-		const res = await call(sandbox, 'GET', `/conversations/${conversation.id}`);
+		const res = await call(ctx.sandbox, 'GET', `/conversations/${conversation.id}`);
 		expect(res.status).toBe(200);
 		expect(keysOf(res.body)).toEqual(
 			[...CONVERSATION_LIST_FIELDS, 'ai_summary', 'messages'].sort(),
@@ -131,7 +126,7 @@ describe('GET /conversations/{id}', () => {
 
 	it('returns a transcript instead of messages for a phone conversation', async () => {
 		const conversation = find((c) => c.channel === 'phone');
-		const res = await call(sandbox, 'GET', `/conversations/${conversation.id}`);
+		const res = await call(ctx.sandbox, 'GET', `/conversations/${conversation.id}`);
 		expect(keysOf(res.body)).toEqual(
 			[...CONVERSATION_LIST_FIELDS, 'ai_summary', 'transcript'].sort(),
 		);
@@ -142,11 +137,11 @@ describe('GET /conversations/{id}', () => {
 	});
 
 	it('answers the flat 404 for a missing conversation and one of another organization', async () => {
-		const beta = sandbox.control
+		const beta = ctx.sandbox.control
 			.state()
 			.conversations.find((c) => c.organization_id === 'org_beta')!;
 		for (const id of ['conv_missing', beta.id]) {
-			const res = await call(sandbox, 'GET', `/conversations/${id}`);
+			const res = await call(ctx.sandbox, 'GET', `/conversations/${id}`);
 			expect(res.status).toBe(404);
 			expect(keysOf(res.body)).toEqual(['error', 'message']);
 			expect(res.body.error).toBe('not_found');
@@ -157,7 +152,7 @@ describe('GET /conversations/{id}', () => {
 describe('POST /conversations/{id}/messages', () => {
 	it('posts a human text message into an open conversation', async () => {
 		const conversation = find((c) => c.status === 'open' && c.channel !== 'phone');
-		const res = await call(sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
+		const res = await call(ctx.sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
 			body: { content: 'Hello, this is Carla from the showroom.' },
 		});
 		expect(res.status).toBe(201);
@@ -170,37 +165,37 @@ describe('POST /conversations/{id}/messages', () => {
 			content: 'Hello, this is Carla from the showroom.',
 		});
 		expect(res.body.id).toMatch(/^msg_/);
-		const after = await call(sandbox, 'GET', `/conversations/${conversation.id}`);
+		const after = await call(ctx.sandbox, 'GET', `/conversations/${conversation.id}`);
 		expect(after.body.messages[after.body.messages.length - 1]).toEqual(res.body);
 		expect(after.body.last_message_at).toBe(res.body.created_at);
 		expect(after.body.status).toBe('open');
-		expect(sandbox.control.state().pausedConversations).not.toContain(conversation.id);
+		expect(ctx.sandbox.control.state().pausedConversations).not.toContain(conversation.id);
 	});
 
 	it('posts image and document URLs and pauses the AI on request', async () => {
 		const conversation = find((c) => c.status === 'open' && c.channel !== 'phone');
-		const image = await call(sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
+		const image = await call(ctx.sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
 			body: { content: 'https://cdn.example.com/brochure.jpg', type: 'image' },
 		});
 		expect(image.status).toBe(201);
 		expect(image.body.type).toBe('image');
-		const doc = await call(sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
+		const doc = await call(ctx.sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
 			body: { content: 'https://cdn.example.com/quote.pdf', type: 'document', pause_ai: true },
 		});
 		expect(doc.status).toBe(201);
 		expect(doc.body.direction).toBe('outbound');
-		expect(sandbox.control.state().pausedConversations).toContain(conversation.id);
-		const after = await call(sandbox, 'GET', `/conversations/${conversation.id}`);
+		expect(ctx.sandbox.control.state().pausedConversations).toContain(conversation.id);
+		const after = await call(ctx.sandbox, 'GET', `/conversations/${conversation.id}`);
 		expect(after.body.status).toBe('open');
 	});
 
 	it('adds the advisor line to the transcript of an open phone conversation', async () => {
 		const conversation = find((c) => c.status === 'open' && c.channel === 'phone');
-		const res = await call(sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
+		const res = await call(ctx.sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
 			body: { content: 'I will call you back in ten minutes.' },
 		});
 		expect(res.status).toBe(201);
-		const after = await call(sandbox, 'GET', `/conversations/${conversation.id}`);
+		const after = await call(ctx.sandbox, 'GET', `/conversations/${conversation.id}`);
 		expect(after.body.transcript.endsWith('Agent: I will call you back in ten minutes.')).toBe(
 			true,
 		);
@@ -210,13 +205,13 @@ describe('POST /conversations/{id}/messages', () => {
 		'answers 409 conversation_not_open for a %s conversation',
 		async (status) => {
 			const conversation = find((c) => c.status === status);
-			const res = await call(sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
+			const res = await call(ctx.sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
 				body: { content: 'Anyone there?' },
 			});
 			expect(res.status).toBe(409);
 			expect(keysOf(res.body)).toEqual(['error', 'message']);
 			expect(res.body.error).toBe('conversation_not_open');
-			const after = await call(sandbox, 'GET', `/conversations/${conversation.id}`);
+			const after = await call(ctx.sandbox, 'GET', `/conversations/${conversation.id}`);
 			expect(after.body.messages ?? []).toHaveLength(
 				conversation.channel === 'phone' ? 0 : conversation.messages.length,
 			);
@@ -234,14 +229,16 @@ describe('POST /conversations/{id}/messages', () => {
 		['pause_ai', { content: 'hi', pause_ai: 'yes' }],
 	])('refuses an invalid %s with 400', async (field, body) => {
 		const conversation = find((c) => c.status === 'open');
-		const res = await call(sandbox, 'POST', `/conversations/${conversation.id}/messages`, { body });
+		const res = await call(ctx.sandbox, 'POST', `/conversations/${conversation.id}/messages`, {
+			body,
+		});
 		expect(res.status).toBe(400);
 		expect(res.body.error).toBe('invalid_request');
 		expect(res.body.message.startsWith(field)).toBe(true);
 	});
 
 	it('answers the flat 404 for a missing conversation', async () => {
-		const res = await call(sandbox, 'POST', '/conversations/conv_missing/messages', {
+		const res = await call(ctx.sandbox, 'POST', '/conversations/conv_missing/messages', {
 			body: { content: 'x' },
 		});
 		expect(res.status).toBe(404);

@@ -1,15 +1,9 @@
-import type { RunningSandbox } from '../../sandbox';
-import { call, sleep, start, startReceiver } from './helpers';
+import { call, sleep, start, startReceiver, useService } from './helpers';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-	sandbox = await start({ allowHttpWebhooks: true });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const ctx = useService({ allowHttpWebhooks: true });
 
 async function control(method: string, path: string, body?: unknown) {
-	const res = await fetch(`${sandbox.controlUrl}${path}`, {
+	const res = await fetch(`${ctx.sandbox.controlUrl}${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
@@ -20,93 +14,96 @@ async function control(method: string, path: string, body?: unknown) {
 
 describe('fault injection', () => {
 	it('answers the next N matching requests with a status, with rate-limit headers', async () => {
-		sandbox.control.injectFaults({
+		ctx.sandbox.control.injectFaults({
 			kind: 'status',
 			status: 503,
 			count: 2,
 			pathPrefix: '/v1/leads',
 		});
-		expect((await call(sandbox, 'GET', '/agents')).status).toBe(200);
-		const first = await call(sandbox, 'GET', '/leads');
+		expect((await call(ctx.sandbox, 'GET', '/agents')).status).toBe(200);
+		const first = await call(ctx.sandbox, 'GET', '/leads');
 		expect(first.status).toBe(503);
 		expect(first.body.error).toBe('service_unavailable');
 		expect(first.headers.get('x-ratelimit-remaining')).not.toBeNull();
-		expect((await call(sandbox, 'GET', '/leads')).status).toBe(503);
-		expect((await call(sandbox, 'GET', '/leads')).status).toBe(200);
+		expect((await call(ctx.sandbox, 'GET', '/leads')).status).toBe(503);
+		expect((await call(ctx.sandbox, 'GET', '/leads')).status).toBe(200);
 	});
 
 	it('matches the method, defaults to one request and status 500, and can be cleared', async () => {
-		sandbox.control.injectFaults({ kind: 'status', method: 'post' });
-		expect((await call(sandbox, 'GET', '/leads')).status).toBe(200);
-		const before = sandbox.control.state().leads.length;
+		ctx.sandbox.control.injectFaults({ kind: 'status', method: 'post' });
+		expect((await call(ctx.sandbox, 'GET', '/leads')).status).toBe(200);
+		const before = ctx.sandbox.control.state().leads.length;
 		expect(
-			(await call(sandbox, 'POST', '/leads', { body: { name: 'X', phone: '+14155550100' } }))
+			(await call(ctx.sandbox, 'POST', '/leads', { body: { name: 'X', phone: '+14155550100' } }))
 				.status,
 		).toBe(500);
-		expect(sandbox.control.state().leads.length).toBe(before);
+		expect(ctx.sandbox.control.state().leads.length).toBe(before);
 		expect(
-			(await call(sandbox, 'POST', '/leads', { body: { name: 'X', phone: '+14155550100' } }))
+			(await call(ctx.sandbox, 'POST', '/leads', { body: { name: 'X', phone: '+14155550100' } }))
 				.status,
 		).toBe(201);
 
-		sandbox.control.injectFaults({ kind: 'status', status: 502, probability: 1 });
-		for (let i = 0; i < 3; i++) expect((await call(sandbox, 'GET', '/agents')).status).toBe(502);
-		expect(sandbox.control.faults()).toHaveLength(1);
-		sandbox.control.clearFaults();
-		expect((await call(sandbox, 'GET', '/agents')).status).toBe(200);
+		ctx.sandbox.control.injectFaults({ kind: 'status', status: 502, probability: 1 });
+		for (let i = 0; i < 3; i++)
+			expect((await call(ctx.sandbox, 'GET', '/agents')).status).toBe(502);
+		expect(ctx.sandbox.control.faults()).toHaveLength(1);
+		ctx.sandbox.control.clearFaults();
+		expect((await call(ctx.sandbox, 'GET', '/agents')).status).toBe(200);
 	});
 
 	it('drops the connection before processing', async () => {
-		sandbox.control.injectFaults({ kind: 'drop', method: 'POST' });
-		const before = sandbox.control.state().leads.length;
+		ctx.sandbox.control.injectFaults({ kind: 'drop', method: 'POST' });
+		const before = ctx.sandbox.control.state().leads.length;
 		await expect(
-			call(sandbox, 'POST', '/leads', { body: { name: 'Drop', phone: '+14155550100' } }),
+			call(ctx.sandbox, 'POST', '/leads', { body: { name: 'Drop', phone: '+14155550100' } }),
 		).rejects.toThrow();
-		expect(sandbox.control.state().leads.length).toBe(before);
-		const logged = sandbox.control.requests().find((r) => r.method === 'POST');
+		expect(ctx.sandbox.control.state().leads.length).toBe(before);
+		const logged = ctx.sandbox.control.requests().find((r) => r.method === 'POST');
 		expect(logged?.status).toBe(0);
 	});
 
 	it('drops the connection after processing: the lead is created but no answer arrives', async () => {
-		sandbox.control.injectFaults({
+		ctx.sandbox.control.injectFaults({
 			kind: 'dropAfterProcessing',
 			method: 'POST',
 			pathPrefix: '/v1/leads',
 		});
 		await expect(
-			call(sandbox, 'POST', '/leads', { body: { name: 'Ghost', phone: '+14155550199' } }),
+			call(ctx.sandbox, 'POST', '/leads', { body: { name: 'Ghost', phone: '+14155550199' } }),
 		).rejects.toThrow();
-		const created = sandbox.control.state().leads.filter((lead) => lead.phone === '+14155550199');
+		const created = ctx.sandbox.control
+			.state()
+			.leads.filter((lead) => lead.phone === '+14155550199');
 		expect(created).toHaveLength(1);
-		expect((await call(sandbox, 'GET', `/leads/${created[0].id}`)).status).toBe(200);
+		expect((await call(ctx.sandbox, 'GET', `/leads/${created[0].id}`)).status).toBe(200);
 	});
 
 	it('delays the answer after processing', async () => {
-		sandbox.control.injectFaults({ kind: 'delay', delayMs: 300 });
+		ctx.sandbox.control.injectFaults({ kind: 'delay', delayMs: 300 });
 		const started = Date.now();
-		const res = await call(sandbox, 'GET', '/agents');
+		const res = await call(ctx.sandbox, 'GET', '/agents');
 		expect(res.status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 	});
 
 	it('answers a request carrying a cursor with an expired-cursor 400', async () => {
-		sandbox.control.injectFaults({ kind: 'badCursor' });
-		const first = await call(sandbox, 'GET', '/leads?limit=5');
+		ctx.sandbox.control.injectFaults({ kind: 'badCursor' });
+		const first = await call(ctx.sandbox, 'GET', '/leads?limit=5');
 		expect(first.status).toBe(200);
 		const cursor = first.body.pagination.next_cursor;
-		const bad = await call(sandbox, 'GET', `/leads?cursor=${encodeURIComponent(cursor)}`);
+		const bad = await call(ctx.sandbox, 'GET', `/leads?cursor=${encodeURIComponent(cursor)}`);
 		expect(bad.status).toBe(400);
 		expect(bad.body).toEqual({
 			error: 'invalid_request',
 			message: expect.stringMatching(/^cursor/),
 		});
-		const retried = await call(sandbox, 'GET', `/leads?cursor=${encodeURIComponent(cursor)}`);
+		const retried = await call(ctx.sandbox, 'GET', `/leads?cursor=${encodeURIComponent(cursor)}`);
 		expect(retried.status).toBe(200);
 	});
 
 	it('refuses an invalid fault', () => {
-		expect(() => sandbox.control.injectFaults({ kind: 'explode' as never })).toThrow(/kind/);
-		expect(() => sandbox.control.injectFaults({ kind: 'status', probability: 2 })).toThrow(
+		expect(() => ctx.sandbox.control.injectFaults({ kind: 'explode' as never })).toThrow(/kind/);
+		expect(() => ctx.sandbox.control.injectFaults({ kind: 'status', probability: 2 })).toThrow(
 			/probability/,
 		);
 	});
@@ -114,11 +111,11 @@ describe('fault injection', () => {
 
 describe('request log', () => {
 	it('records method, path, query, status and key role', async () => {
-		await call(sandbox, 'GET', '/leads?status=new&limit=2');
-		await call(sandbox, 'GET', '/agents', { key: sandbox.keys.readOnly });
-		await call(sandbox, 'GET', '/agents', { key: null });
-		await call(sandbox, 'POST', '/leads', { key: sandbox.keys.readOnly, body: {} });
-		const log = sandbox.control.requests();
+		await call(ctx.sandbox, 'GET', '/leads?status=new&limit=2');
+		await call(ctx.sandbox, 'GET', '/agents', { key: ctx.sandbox.keys.readOnly });
+		await call(ctx.sandbox, 'GET', '/agents', { key: null });
+		await call(ctx.sandbox, 'POST', '/leads', { key: ctx.sandbox.keys.readOnly, body: {} });
+		const log = ctx.sandbox.control.requests();
 		expect(log.map(({ at: _at, ...rest }) => rest)).toEqual([
 			{
 				method: 'GET',
@@ -132,8 +129,8 @@ describe('request log', () => {
 			{ method: 'POST', path: '/v1/leads', query: {}, status: 403, key: 'readOnly' },
 		]);
 		expect(log.every((entry) => typeof entry.at === 'number')).toBe(true);
-		sandbox.control.clearRequests();
-		expect(sandbox.control.requests()).toEqual([]);
+		ctx.sandbox.control.clearRequests();
+		expect(ctx.sandbox.control.requests()).toEqual([]);
 	});
 });
 
@@ -142,27 +139,28 @@ describe('control interface over HTTP', () => {
 		const index = await control('GET', '');
 		expect(index.status).toBe(200);
 		expect(index.body.routes.length).toBeGreaterThan(10);
-		expect((await control('GET', '/keys')).body).toEqual(sandbox.keys);
+		expect((await control('GET', '/keys')).body).toEqual(ctx.sandbox.keys);
 	});
 
 	it('resets with another size and clears subscriptions, faults, logs and revocations', async () => {
-		await call(sandbox, 'POST', '/webhooks', {
+		await call(ctx.sandbox, 'POST', '/webhooks', {
 			body: { url: 'https://h.example.com', events: ['*'] },
 		});
-		sandbox.control.injectFaults({
+		ctx.sandbox.control.injectFaults({
 			kind: 'status',
 			probability: 1,
 			pathPrefix: '/v1/conversations',
 		});
-		sandbox.control.revokeKey(sandbox.keys.otherOrganization);
+		ctx.sandbox.control.revokeKey(ctx.sandbox.keys.otherOrganization);
 		expect((await control('POST', '/reset', { leads: 12 })).status).toBe(204);
-		expect(sandbox.control.webhooks()).toEqual([]);
-		expect(sandbox.control.faults()).toEqual([]);
-		expect(sandbox.control.requests()).toEqual([]);
-		expect((await call(sandbox, 'GET', '/leads')).body.pagination.total).toBe(12);
-		expect((await call(sandbox, 'GET', '/conversations')).status).toBe(200);
+		expect(ctx.sandbox.control.webhooks()).toEqual([]);
+		expect(ctx.sandbox.control.faults()).toEqual([]);
+		expect(ctx.sandbox.control.requests()).toEqual([]);
+		expect((await call(ctx.sandbox, 'GET', '/leads')).body.pagination.total).toBe(12);
+		expect((await call(ctx.sandbox, 'GET', '/conversations')).status).toBe(200);
 		expect(
-			(await call(sandbox, 'GET', '/leads', { key: sandbox.keys.otherOrganization })).status,
+			(await call(ctx.sandbox, 'GET', '/leads', { key: ctx.sandbox.keys.otherOrganization }))
+				.status,
 		).toBe(200);
 	});
 
@@ -180,13 +178,15 @@ describe('control interface over HTTP', () => {
 		expect((await control('DELETE', '/faults')).status).toBe(204);
 		expect((await control('GET', '/faults')).body).toEqual([]);
 
-		await call(sandbox, 'GET', '/agents');
+		await call(ctx.sandbox, 'GET', '/agents');
 		expect((await control('GET', '/requests')).body).toHaveLength(1);
 		expect((await control('DELETE', '/requests')).status).toBe(204);
 		expect((await control('GET', '/requests')).body).toEqual([]);
 
-		expect((await control('POST', '/keys/revoke', { key: sandbox.keys.full })).status).toBe(204);
-		expect((await call(sandbox, 'GET', '/agents')).status).toBe(401);
+		expect((await control('POST', '/keys/revoke', { key: ctx.sandbox.keys.full })).status).toBe(
+			204,
+		);
+		expect((await call(ctx.sandbox, 'GET', '/agents')).status).toBe(401);
 		expect((await control('POST', '/keys/revoke', { key: 'nope' })).status).toBe(404);
 
 		const state = (await control('GET', '/state')).body;
@@ -202,7 +202,7 @@ describe('control interface over HTTP', () => {
 	it('applies changes and emits events through the HTTP helpers', async () => {
 		const receiver = await startReceiver();
 		try {
-			const sub = await call(sandbox, 'POST', '/webhooks', {
+			const sub = await call(ctx.sandbox, 'POST', '/webhooks', {
 				body: { url: receiver.url, events: ['*'] },
 			});
 			const lead = await control('POST', '/channel-leads', {
@@ -218,7 +218,7 @@ describe('control interface over HTTP', () => {
 				(await control('POST', `/leads/${lead.body.id}/appointments`, { location: 'Branch 2' }))
 					.body.location,
 			).toBe('Branch 2');
-			const conversation = sandbox.control
+			const conversation = ctx.sandbox.control
 				.state()
 				.conversations.find((c) => c.status === 'closed')!;
 			expect(
@@ -264,7 +264,7 @@ describe('control interface over HTTP', () => {
 	it('reads and changes options at run time', async () => {
 		const options = (await control('GET', '/options')).body;
 		expect(options).toMatchObject({
-			port: sandbox.port,
+			port: ctx.sandbox.port,
 			host: '127.0.0.1',
 			leads: 250,
 			rateLimit: 1000,

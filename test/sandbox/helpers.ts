@@ -1,5 +1,9 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
-import { startHttpReceiver, startHttpsReceiver, type AnswerRequest } from '../../harness/support/receiver';
+import {
+	startHttpReceiver,
+	startHttpsReceiver,
+	type AnswerRequest,
+} from '../../harness/support/receiver';
 import type { Certificate } from '../../harness/support/tls';
 
 export const LEAD_FIELDS = [
@@ -54,6 +58,20 @@ export function keysOf(value: object): string[] {
 
 export async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
 	return startSandbox({ port: 0, ...options });
+}
+
+/**
+ * One sandbox for a test file (or a describe block, where it is called), reset before each
+ * test; `ctx.sandbox` once `beforeAll` ran.
+ */
+export function useService(options: SandboxOptions = {}): { sandbox: RunningSandbox } {
+	const ctx = {} as { sandbox: RunningSandbox };
+	beforeAll(async () => {
+		ctx.sandbox = await start(options);
+	});
+	afterAll(() => ctx.sandbox.close());
+	beforeEach(() => ctx.sandbox.control.reset());
+	return ctx;
 }
 
 export interface ApiResponse {

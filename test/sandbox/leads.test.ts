@@ -1,15 +1,10 @@
-import type { RunningSandbox, StoredLead } from '../../sandbox';
-import { call, ISO_Z, keysOf, LEAD_FIELDS, listOrder, start, walk } from './helpers';
+import type { StoredLead } from '../../sandbox';
+import { call, ISO_Z, keysOf, LEAD_FIELDS, listOrder, walk, useService } from './helpers';
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-	sandbox = await start();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const ctx = useService();
 
 function alphaLeads(filter: (lead: StoredLead) => boolean = () => true): StoredLead[] {
-	return sandbox.control
+	return ctx.sandbox.control
 		.state()
 		.leads.filter((lead) => lead.organization_id === 'org_alpha' && filter(lead))
 		.sort(listOrder);
@@ -17,7 +12,7 @@ function alphaLeads(filter: (lead: StoredLead) => boolean = () => true): StoredL
 
 describe('GET /leads', () => {
 	it('returns the first page with the default limit, exact lead fields and a total', async () => {
-		const res = await call(sandbox, 'GET', '/leads');
+		const res = await call(ctx.sandbox, 'GET', '/leads');
 		expect(res.status).toBe(200);
 		expect(keysOf(res.body)).toEqual(['data', 'pagination']);
 		expect(res.body.data).toHaveLength(20);
@@ -37,14 +32,14 @@ describe('GET /leads', () => {
 	});
 
 	it('walks every lead in a stable order: created_at descending, then id', async () => {
-		const { items, pages } = await walk(sandbox, '/leads', { limit: '100' });
+		const { items, pages } = await walk(ctx.sandbox, '/leads', { limit: '100' });
 		expect(pages).toHaveLength(3);
 		expect(items.map((lead) => lead.id)).toEqual(alphaLeads().map((lead) => lead.id));
 		expect([...items].sort(listOrder)).toEqual(items);
 		const last = pages[pages.length - 1].body.pagination;
 		expect(last).toMatchObject({ has_more: false, next_cursor: null, total: 250 });
 		// Same request, same answer.
-		const again = await walk(sandbox, '/leads', { limit: '100' });
+		const again = await walk(ctx.sandbox, '/leads', { limit: '100' });
 		expect(again.items).toEqual(items);
 	});
 
@@ -84,14 +79,14 @@ describe('GET /leads', () => {
 		async (_name, query, predicate) => {
 			const expected = alphaLeads(predicate);
 			expect(expected.length).toBeGreaterThan(7);
-			const { items, pages } = await walk(sandbox, '/leads', { ...query, limit: '7' });
+			const { items, pages } = await walk(ctx.sandbox, '/leads', { ...query, limit: '7' });
 			expect(items.map((lead) => lead.id)).toEqual(expected.map((lead) => lead.id));
 			for (const page of pages) {
 				expect(page.body.pagination.total).toBe(expected.length);
 				expect(page.body.pagination.limit).toBe(7);
 			}
 			// Only the first request carried the filters.
-			const requests = sandbox.control.requests().filter((r) => r.path === '/v1/leads');
+			const requests = ctx.sandbox.control.requests().filter((r) => r.path === '/v1/leads');
 			expect(requests[0].query).toMatchObject(query);
 			for (const request of requests.slice(1))
 				expect(keysOf(request.query)).toEqual(['cursor', 'limit']);
@@ -99,10 +94,10 @@ describe('GET /leads', () => {
 	);
 
 	it("keeps the cursor's filters when other filters are sent with it", async () => {
-		const first = await call(sandbox, 'GET', '/leads?status=new&limit=3');
+		const first = await call(ctx.sandbox, 'GET', '/leads?status=new&limit=3');
 		const cursor = first.body.pagination.next_cursor;
 		const second = await call(
-			sandbox,
+			ctx.sandbox,
 			'GET',
 			`/leads?cursor=${encodeURIComponent(cursor)}&status=lost&channel=email&limit=3`,
 		);
@@ -115,10 +110,10 @@ describe('GET /leads', () => {
 	});
 
 	it('accepts limits 1 and 100 and refuses others', async () => {
-		expect((await call(sandbox, 'GET', '/leads?limit=1')).body.data).toHaveLength(1);
-		expect((await call(sandbox, 'GET', '/leads?limit=100')).body.data).toHaveLength(100);
+		expect((await call(ctx.sandbox, 'GET', '/leads?limit=1')).body.data).toHaveLength(1);
+		expect((await call(ctx.sandbox, 'GET', '/leads?limit=100')).body.data).toHaveLength(100);
 		for (const limit of ['0', '101', '-1', 'abc', '1.5', '', '1e2']) {
-			const res = await call(sandbox, 'GET', `/leads?limit=${limit}`);
+			const res = await call(ctx.sandbox, 'GET', `/leads?limit=${limit}`);
 			expect(res.status).toBe(400);
 			expect(keysOf(res.body)).toEqual(['error', 'message']);
 			expect(res.body.error).toBe('invalid_request');
@@ -140,23 +135,23 @@ describe('GET /leads', () => {
 		['created_before', '2025-02-30T00:00:00Z'],
 		['created_before', '2025-13-01'],
 	])('refuses %s=%s with 400 naming the parameter', async (name, value) => {
-		const res = await call(sandbox, 'GET', `/leads?${name}=${encodeURIComponent(value)}`);
+		const res = await call(ctx.sandbox, 'GET', `/leads?${name}=${encodeURIComponent(value)}`);
 		expect(res.status).toBe(400);
 		expect(res.body.error).toBe('invalid_request');
 		expect(res.body.message.startsWith(name)).toBe(true);
 	});
 
 	it('refuses tampered, invented and foreign cursors', async () => {
-		const first = await call(sandbox, 'GET', '/leads?limit=2');
+		const first = await call(ctx.sandbox, 'GET', '/leads?limit=2');
 		const cursor: string = first.body.pagination.next_cursor;
 		const [payload, tag] = cursor.split('.');
 		const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
 		decoded.f = { status: 'lost' };
 		const forged = `${Buffer.from(JSON.stringify(decoded)).toString('base64url')}.${tag}`;
-		const conversationCursor = (await call(sandbox, 'GET', '/conversations?limit=1')).body
+		const conversationCursor = (await call(ctx.sandbox, 'GET', '/conversations?limit=1')).body
 			.pagination.next_cursor;
 		const betaCursor = (
-			await call(sandbox, 'GET', '/leads?limit=1', { key: sandbox.keys.otherOrganization })
+			await call(ctx.sandbox, 'GET', '/leads?limit=1', { key: ctx.sandbox.keys.otherOrganization })
 		).body.pagination.next_cursor;
 		for (const bad of [
 			forged,
@@ -167,7 +162,7 @@ describe('GET /leads', () => {
 			conversationCursor,
 			betaCursor,
 		]) {
-			const res = await call(sandbox, 'GET', `/leads?cursor=${encodeURIComponent(bad)}`);
+			const res = await call(ctx.sandbox, 'GET', `/leads?cursor=${encodeURIComponent(bad)}`);
 			expect(res.status).toBe(400);
 			expect(res.body.error).toBe('invalid_request');
 			expect(res.body.message).toMatch(/^cursor/);
@@ -181,7 +176,11 @@ describe('GET /leads', () => {
 			'2025-06-01T12:00:00.123+03:00',
 			'2025-06-01T12:00Z',
 		]) {
-			const res = await call(sandbox, 'GET', `/leads?created_after=${encodeURIComponent(value)}`);
+			const res = await call(
+				ctx.sandbox,
+				'GET',
+				`/leads?created_after=${encodeURIComponent(value)}`,
+			);
 			expect(res.status).toBe(200);
 			expect(res.body.pagination.total).toBe(
 				alphaLeads(
@@ -194,7 +193,7 @@ describe('GET /leads', () => {
 	});
 
 	it('returns an empty page when nothing matches', async () => {
-		const res = await call(sandbox, 'GET', '/leads?score_min=90&score_max=10');
+		const res = await call(ctx.sandbox, 'GET', '/leads?score_min=90&score_max=10');
 		expect(res.body).toEqual({
 			data: [],
 			pagination: { total: 0, limit: 20, has_more: false, next_cursor: null },
@@ -204,7 +203,7 @@ describe('GET /leads', () => {
 
 describe('POST /leads', () => {
 	it('creates a lead with the documented defaults, stores notes and does not return them', async () => {
-		const res = await call(sandbox, 'POST', '/leads', {
+		const res = await call(ctx.sandbox, 'POST', '/leads', {
 			body: { name: 'Ana Souza', phone: '+5511987654321', notes: 'call after 6 pm' },
 		});
 		expect(res.status).toBe(201);
@@ -224,18 +223,18 @@ describe('POST /leads', () => {
 		expect(res.body.id).toMatch(/^lead_/);
 		expect(res.body.created_at).toMatch(ISO_Z);
 		expect(res.body.updated_at).toBe(res.body.created_at);
-		const stored = sandbox.control.state().leads.find((lead) => lead.id === res.body.id);
+		const stored = ctx.sandbox.control.state().leads.find((lead) => lead.id === res.body.id);
 		expect(stored?.notes).toBe('call after 6 pm');
 
-		const list = await call(sandbox, 'GET', '/leads?limit=1');
+		const list = await call(ctx.sandbox, 'GET', '/leads?limit=1');
 		expect(list.body.data[0].id).toBe(res.body.id);
 		expect(list.body.pagination.total).toBe(251);
-		const got = await call(sandbox, 'GET', `/leads/${res.body.id}`);
+		const got = await call(ctx.sandbox, 'GET', `/leads/${res.body.id}`);
 		expect(got.body).toEqual(res.body);
 	});
 
 	it('takes every optional field', async () => {
-		const res = await call(sandbox, 'POST', '/leads', {
+		const res = await call(ctx.sandbox, 'POST', '/leads', {
 			body: {
 				name: 'James Smith',
 				phone: '+14155550123',
@@ -273,7 +272,7 @@ describe('POST /leads', () => {
 		['body', ['name']],
 		['body', null],
 	])('refuses an invalid %s with 400', async (field, body) => {
-		const res = await call(sandbox, 'POST', '/leads', { body });
+		const res = await call(ctx.sandbox, 'POST', '/leads', { body });
 		expect(res.status).toBe(400);
 		expect(keysOf(res.body)).toEqual(['error', 'message']);
 		expect(res.body.error).toBe('invalid_request');
@@ -281,7 +280,7 @@ describe('POST /leads', () => {
 	});
 
 	it('refuses invalid JSON with 400', async () => {
-		const res = await call(sandbox, 'POST', '/leads', { body: '{"name": "A",' });
+		const res = await call(ctx.sandbox, 'POST', '/leads', { body: '{"name": "A",' });
 		expect(res.status).toBe(400);
 		expect(res.body.error).toBe('invalid_request');
 		expect(res.body.message).toMatch(/JSON/);
@@ -291,16 +290,18 @@ describe('POST /leads', () => {
 describe('GET /leads/{id}', () => {
 	it('returns the lead', async () => {
 		const lead = alphaLeads()[5];
-		const res = await call(sandbox, 'GET', `/leads/${lead.id}`);
+		const res = await call(ctx.sandbox, 'GET', `/leads/${lead.id}`);
 		expect(res.status).toBe(200);
 		const { notes: _notes, ...visible } = lead;
 		expect(res.body).toEqual(visible);
 	});
 
 	it('answers 404 lead_not_found (nested) for a missing lead and for a lead of another organization', async () => {
-		const beta = sandbox.control.state().leads.find((lead) => lead.organization_id === 'org_beta');
+		const beta = ctx.sandbox.control
+			.state()
+			.leads.find((lead) => lead.organization_id === 'org_beta');
 		for (const id of ['lead_doesnotexist', 'nope', beta!.id]) {
-			const res = await call(sandbox, 'GET', `/leads/${id}`);
+			const res = await call(ctx.sandbox, 'GET', `/leads/${id}`);
 			expect(res.status).toBe(404);
 			expect(keysOf(res.body)).toEqual(['error']);
 			expect(keysOf(res.body.error)).toEqual(['code', 'message', 'status']);
@@ -312,7 +313,7 @@ describe('GET /leads/{id}', () => {
 describe('PATCH /leads/{id}', () => {
 	async function newLead() {
 		return (
-			await call(sandbox, 'POST', '/leads', {
+			await call(ctx.sandbox, 'POST', '/leads', {
 				body: {
 					name: 'Patch Me',
 					phone: '+5491112345678',
@@ -325,7 +326,7 @@ describe('PATCH /leads/{id}', () => {
 
 	it('changes the status, updated_at and last_activity_at', async () => {
 		const lead = await newLead();
-		const res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, {
+		const res = await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, {
 			body: { status: 'in_conversation' },
 		});
 		expect(res.status).toBe(200);
@@ -339,34 +340,34 @@ describe('PATCH /leads/{id}', () => {
 	it('accepts each of the six statuses', async () => {
 		const lead = await newLead();
 		for (const status of ['new', 'in_conversation', 'qualified', 'assigned', 'closed', 'lost']) {
-			const res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status } });
+			const res = await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status } });
 			expect(res.body.status).toBe(status);
 		}
 	});
 
 	it('assigns, unassigns, and clears optional fields with explicit null', async () => {
 		const lead = await newLead();
-		let res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, {
+		let res = await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, {
 			body: { assigned_to: 'user_42' },
 		});
 		expect(res.body.assigned_to).toBe('user_42');
-		res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { notes: 'second' } });
+		res = await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: { notes: 'second' } });
 		expect(res.body.assigned_to).toBe('user_42');
 		expect(res.body.vehicle_interest).toBe('SUV');
-		expect(sandbox.control.state().leads.find((l) => l.id === lead.id)?.notes).toBe('second');
-		res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, {
+		expect(ctx.sandbox.control.state().leads.find((l) => l.id === lead.id)?.notes).toBe('second');
+		res = await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, {
 			body: { assigned_to: null, vehicle_interest: null, notes: null },
 		});
 		expect(res.status).toBe(200);
 		expect(res.body.assigned_to).toBeNull();
 		expect(res.body.vehicle_interest).toBeNull();
-		expect(sandbox.control.state().leads.find((l) => l.id === lead.id)?.notes).toBeNull();
+		expect(ctx.sandbox.control.state().leads.find((l) => l.id === lead.id)?.notes).toBeNull();
 	});
 
 	it('moves updated_at on every update, even an empty one', async () => {
 		const lead = await newLead();
-		const first = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: {} });
-		const second = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: {} });
+		const first = await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: {} });
+		const second = await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: {} });
 		expect(first.body.updated_at > lead.updated_at).toBe(true);
 		expect(second.body.updated_at > first.body.updated_at).toBe(true);
 	});
@@ -380,30 +381,32 @@ describe('PATCH /leads/{id}', () => {
 		['notes', { notes: true }],
 	])('refuses an invalid %s and changes nothing', async (field, body) => {
 		const lead = await newLead();
-		const res = await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body });
+		const res = await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body });
 		expect(res.status).toBe(400);
 		expect(res.body.error).toBe('invalid_request');
 		expect(res.body.message.startsWith(field)).toBe(true);
-		expect((await call(sandbox, 'GET', `/leads/${lead.id}`)).body).toEqual(lead);
+		expect((await call(ctx.sandbox, 'GET', `/leads/${lead.id}`)).body).toEqual(lead);
 	});
 
 	it('answers the nested 404 for a missing lead or a lead of another organization', async () => {
-		const beta = sandbox.control.state().leads.find((lead) => lead.organization_id === 'org_beta')!;
+		const beta = ctx.sandbox.control
+			.state()
+			.leads.find((lead) => lead.organization_id === 'org_beta')!;
 		for (const id of ['lead_missing', beta.id]) {
-			const res = await call(sandbox, 'PATCH', `/leads/${id}`, { body: { status: 'lost' } });
+			const res = await call(ctx.sandbox, 'PATCH', `/leads/${id}`, { body: { status: 'lost' } });
 			expect(res.status).toBe(404);
 			expect(res.body.error.code).toBe('lead_not_found');
 		}
-		expect(sandbox.control.state().leads.find((lead) => lead.id === beta.id)?.status).toBe(
+		expect(ctx.sandbox.control.state().leads.find((lead) => lead.id === beta.id)?.status).toBe(
 			beta.status,
 		);
 	});
 
 	it('keeps the filtered totals right after changes', async () => {
-		const before = (await call(sandbox, 'GET', '/leads?status=lost')).body.pagination.total;
+		const before = (await call(ctx.sandbox, 'GET', '/leads?status=lost')).body.pagination.total;
 		const lead = await newLead();
-		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status: 'lost' } });
-		const after = (await call(sandbox, 'GET', '/leads?status=lost')).body;
+		await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status: 'lost' } });
+		const after = (await call(ctx.sandbox, 'GET', '/leads?status=lost')).body;
 		expect(after.pagination.total).toBe(before + 1);
 		expect(after.data[0].id).toBe(lead.id);
 	});

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'crypto';
-import type { RunningSandbox } from '../../sandbox';
 import { selfSignedCertificate } from '../../harness/support/tls';
-import { call, ISO_Z, keysOf, type Receiver, start, startReceiver } from './helpers';
+import { call, ISO_Z, keysOf, type Receiver, start, startReceiver, useService } from './helpers';
 
 const LEAD_EVENT_FIELDS = [
 	'channel',
@@ -22,15 +21,10 @@ function verify(body: Buffer, signature: string | string[] | undefined, secret: 
 }
 
 describe('webhook subscriptions', () => {
-	let sandbox: RunningSandbox;
-	beforeAll(async () => {
-		sandbox = await start();
-	});
-	afterAll(() => sandbox.close());
-	beforeEach(() => sandbox.control.reset());
+	const ctx = useService();
 
 	it('creates, reads and deletes a subscription', async () => {
-		const created = await call(sandbox, 'POST', '/webhooks', {
+		const created = await call(ctx.sandbox, 'POST', '/webhooks', {
 			body: {
 				url: 'https://hooks.example.com/in',
 				events: ['lead.qualified', 'lead.created'],
@@ -55,40 +49,40 @@ describe('webhook subscriptions', () => {
 		expect(created.body.secret).toMatch(/^[0-9a-f]{64}$/);
 		expect(created.body.created_at).toMatch(ISO_Z);
 
-		const read = await call(sandbox, 'GET', `/webhooks/${created.body.id}`);
+		const read = await call(ctx.sandbox, 'GET', `/webhooks/${created.body.id}`);
 		expect(read.status).toBe(200);
 		const { secret: _secret, ...withoutSecret } = created.body;
 		expect(read.body).toEqual(withoutSecret);
 
-		const other = await call(sandbox, 'GET', `/webhooks/${created.body.id}`, {
-			key: sandbox.keys.otherOrganization,
+		const other = await call(ctx.sandbox, 'GET', `/webhooks/${created.body.id}`, {
+			key: ctx.sandbox.keys.otherOrganization,
 		});
 		expect(other.status).toBe(404);
 		expect(
 			(
-				await call(sandbox, 'DELETE', `/webhooks/${created.body.id}`, {
-					key: sandbox.keys.otherOrganization,
+				await call(ctx.sandbox, 'DELETE', `/webhooks/${created.body.id}`, {
+					key: ctx.sandbox.keys.otherOrganization,
 				})
 			).status,
 		).toBe(404);
 
-		const deleted = await call(sandbox, 'DELETE', `/webhooks/${created.body.id}`);
+		const deleted = await call(ctx.sandbox, 'DELETE', `/webhooks/${created.body.id}`);
 		expect(deleted.status).toBe(204);
 		expect(deleted.text).toBe('');
 		for (const method of ['GET', 'DELETE']) {
-			const gone = await call(sandbox, method, `/webhooks/${created.body.id}`);
+			const gone = await call(ctx.sandbox, method, `/webhooks/${created.body.id}`);
 			expect(gone.status).toBe(404);
 			expect(gone.body).toEqual({ error: 'not_found', message: expect.any(String) });
 		}
 	});
 
 	it('accepts "*" and stores a missing description as null', async () => {
-		const res = await call(sandbox, 'POST', '/webhooks', {
+		const res = await call(ctx.sandbox, 'POST', '/webhooks', {
 			body: { url: 'https://h.example.com', events: ['*'] },
 		});
 		expect(res.status).toBe(201);
 		expect(res.body.description).toBeNull();
-		expect(sandbox.control.webhooks()[0]).toMatchObject({
+		expect(ctx.sandbox.control.webhooks()[0]).toMatchObject({
 			id: res.body.id,
 			organization_id: 'org_alpha',
 			secret: res.body.secret,
@@ -107,7 +101,7 @@ describe('webhook subscriptions', () => {
 		['events', { url: 'https://hooks.example.com', events: ['lead.created', 3] }],
 		['description', { url: 'https://hooks.example.com', events: ['*'], description: 5 }],
 	])('refuses an invalid %s with 400', async (field, body) => {
-		const res = await call(sandbox, 'POST', '/webhooks', { body });
+		const res = await call(ctx.sandbox, 'POST', '/webhooks', { body });
 		expect(res.status).toBe(400);
 		expect(res.body.error).toBe('invalid_request');
 		expect(res.body.message.startsWith(field)).toBe(true);
@@ -115,23 +109,19 @@ describe('webhook subscriptions', () => {
 });
 
 describe('webhook deliveries', () => {
-	let sandbox: RunningSandbox;
+	const ctx = useService({ allowHttpWebhooks: true, retryScale: 0.001, deliveryTimeoutMs: 300 });
 	let receiver: Receiver | undefined;
-	beforeAll(async () => {
-		sandbox = await start({ allowHttpWebhooks: true, retryScale: 0.001, deliveryTimeoutMs: 300 });
-	});
-	afterAll(() => sandbox.close());
 	beforeEach(() => {
-		sandbox.control.reset();
-		sandbox.control.setOptions({ retryScale: 0.001 });
+		ctx.sandbox.control.reset();
+		ctx.sandbox.control.setOptions({ retryScale: 0.001 });
 	});
 	afterEach(async () => {
 		await receiver?.close();
 		receiver = undefined;
 	});
 
-	async function subscribe(events: string[], key = sandbox.keys.full) {
-		const res = await call(sandbox, 'POST', '/webhooks', {
+	async function subscribe(events: string[], key = ctx.sandbox.keys.full) {
+		const res = await call(ctx.sandbox, 'POST', '/webhooks', {
 			key,
 			body: { url: receiver!.url, events },
 		});
@@ -140,13 +130,15 @@ describe('webhook deliveries', () => {
 	}
 
 	it('never sends a delivery off the machine: a non-loopback subscriber is recorded as failed', async () => {
-		const created = await call(sandbox, 'POST', '/webhooks', {
+		const created = await call(ctx.sandbox, 'POST', '/webhooks', {
 			body: { url: 'https://hooks.example.com/in', events: ['lead.created'] },
 		});
 		expect(created.status).toBe(201);
-		await call(sandbox, 'POST', '/leads', { body: { name: 'Far Away', phone: '+5215512345679' } });
-		await sandbox.control.whenDeliveriesSettled();
-		const log = sandbox.control.deliveries();
+		await call(ctx.sandbox, 'POST', '/leads', {
+			body: { name: 'Far Away', phone: '+5215512345679' },
+		});
+		await ctx.sandbox.control.whenDeliveriesSettled();
+		const log = ctx.sandbox.control.deliveries();
 		expect(log.length).toBeGreaterThan(0);
 		for (const entry of log) {
 			expect(entry.ok).toBe(false);
@@ -157,7 +149,7 @@ describe('webhook deliveries', () => {
 	it('delivers lead.created signed with the subscription secret', async () => {
 		receiver = await startReceiver();
 		const subscription = await subscribe(['lead.created']);
-		const lead = await call(sandbox, 'POST', '/leads', {
+		const lead = await call(ctx.sandbox, 'POST', '/leads', {
 			body: { name: 'Hook Lead', phone: '+5215512345678', notes: 'secret note' },
 		});
 		const [delivery] = await receiver.waitFor(1);
@@ -179,8 +171,8 @@ describe('webhook deliveries', () => {
 		});
 		expect(delivery.body.toString()).not.toContain('secret note');
 
-		await sandbox.control.whenDeliveriesSettled();
-		const log = sandbox.control.deliveries();
+		await ctx.sandbox.control.whenDeliveriesSettled();
+		const log = ctx.sandbox.control.deliveries();
 		expect(log).toHaveLength(1);
 		expect(log[0]).toMatchObject({
 			subscriptionId: subscription.id,
@@ -198,18 +190,18 @@ describe('webhook deliveries', () => {
 		receiver = await startReceiver();
 		await subscribe(['lead.qualified', 'lead.assigned']);
 		const lead = (
-			await call(sandbox, 'POST', '/leads', { body: { name: 'Q', phone: '+14155550111' } })
+			await call(ctx.sandbox, 'POST', '/leads', { body: { name: 'Q', phone: '+14155550111' } })
 		).body;
-		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status: 'qualified' } });
-		await call(sandbox, 'PATCH', `/leads/${lead.id}`, {
+		await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: { status: 'qualified' } });
+		await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, {
 			body: { status: 'qualified', notes: 'again' },
 		});
-		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_7' } });
+		await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_7' } });
 		// A reassignment is not "becomes non-null"; after unassigning, assigning counts again.
-		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_8' } });
-		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: null } });
-		await call(sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_9' } });
-		await sandbox.control.whenDeliveriesSettled();
+		await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_8' } });
+		await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: null } });
+		await call(ctx.sandbox, 'PATCH', `/leads/${lead.id}`, { body: { assigned_to: 'user_9' } });
+		await ctx.sandbox.control.whenDeliveriesSettled();
 		const events = receiver.received
 			.map((r) => JSON.parse(r.body.toString()))
 			.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
@@ -228,19 +220,19 @@ describe('webhook deliveries', () => {
 	it('emits every event type from the control helpers to a "*" subscription', async () => {
 		receiver = await startReceiver();
 		await subscribe(['*']);
-		const lead = sandbox.control.createChannelLead({ name: 'From Chat', channel: 'chat_app' });
+		const lead = ctx.sandbox.control.createChannelLead({ name: 'From Chat', channel: 'chat_app' });
 		expect(lead.channel).toBe('chat_app');
-		const qualified = sandbox.control.qualifyLead(lead.id, 92);
+		const qualified = ctx.sandbox.control.qualifyLead(lead.id, 92);
 		expect(qualified).toMatchObject({ score: 92, intent: 'purchase_30_days', status: 'qualified' });
-		const appointment = sandbox.control.bookAppointment(lead.id);
-		const conversation = sandbox.control
+		const appointment = ctx.sandbox.control.bookAppointment(lead.id);
+		const conversation = ctx.sandbox.control
 			.state()
 			.conversations.find((c) => c.organization_id === 'org_alpha' && c.status === 'open')!;
-		sandbox.control.reachMilestone(conversation.id, 'budget_identified');
-		sandbox.control.changeConversationStatus(conversation.id, 'transferred');
-		sandbox.control.changeConversationStatus(conversation.id, 'transferred');
+		ctx.sandbox.control.reachMilestone(conversation.id, 'budget_identified');
+		ctx.sandbox.control.changeConversationStatus(conversation.id, 'transferred');
+		ctx.sandbox.control.changeConversationStatus(conversation.id, 'transferred');
 		await receiver.waitFor(5);
-		await sandbox.control.whenDeliveriesSettled();
+		await ctx.sandbox.control.whenDeliveriesSettled();
 		const events = receiver.received.map((r) => JSON.parse(r.body.toString()));
 		expect(events.map((e) => e.event).sort()).toEqual(
 			[
@@ -279,19 +271,21 @@ describe('webhook deliveries', () => {
 			previous_status: 'open',
 		});
 		// The change is visible through the interface too.
-		expect((await call(sandbox, 'GET', `/conversations/${conversation.id}`)).body.status).toBe(
+		expect((await call(ctx.sandbox, 'GET', `/conversations/${conversation.id}`)).body.status).toBe(
 			'transferred',
 		);
 	});
 
 	it("does not deliver one organization's events to another's subscribers", async () => {
 		receiver = await startReceiver();
-		await subscribe(['*'], sandbox.keys.otherOrganization);
-		await call(sandbox, 'POST', '/leads', { body: { name: 'Alpha only', phone: '+14155550112' } });
-		await sandbox.control.whenDeliveriesSettled();
+		await subscribe(['*'], ctx.sandbox.keys.otherOrganization);
+		await call(ctx.sandbox, 'POST', '/leads', {
+			body: { name: 'Alpha only', phone: '+14155550112' },
+		});
+		await ctx.sandbox.control.whenDeliveriesSettled();
 		expect(receiver.received).toHaveLength(0);
-		await call(sandbox, 'POST', '/leads', {
-			key: sandbox.keys.otherOrganization,
+		await call(ctx.sandbox, 'POST', '/leads', {
+			key: ctx.sandbox.keys.otherOrganization,
 			body: { name: 'Beta', phone: '+14155550113' },
 		});
 		const [delivery] = await receiver.waitFor(1);
@@ -301,9 +295,9 @@ describe('webhook deliveries', () => {
 	it('retries a failed delivery on the scaled schedule with the same body and signature', async () => {
 		receiver = await startReceiver({ respond: (n) => (n < 3 ? 500 : 204) });
 		const subscription = await subscribe(['lead.created']);
-		await call(sandbox, 'POST', '/leads', { body: { name: 'Retry', phone: '+14155550114' } });
+		await call(ctx.sandbox, 'POST', '/leads', { body: { name: 'Retry', phone: '+14155550114' } });
 		await receiver.waitFor(3);
-		await sandbox.control.whenDeliveriesSettled();
+		await ctx.sandbox.control.whenDeliveriesSettled();
 		const [first, second, third] = receiver.received;
 		expect(receiver.received).toHaveLength(3);
 		expect(second.body.equals(first.body)).toBe(true);
@@ -317,7 +311,7 @@ describe('webhook deliveries', () => {
 		expect(second.at - first.at).toBeGreaterThanOrEqual(55);
 		expect(third.at - first.at).toBeGreaterThanOrEqual(290);
 		expect(third.at - first.at).toBeLessThan(1500);
-		const log = sandbox.control.deliveries();
+		const log = ctx.sandbox.control.deliveries();
 		expect(log.map((e) => [e.attempt, e.status, e.ok])).toEqual([
 			[1, 500, false],
 			[2, 500, false],
@@ -328,11 +322,11 @@ describe('webhook deliveries', () => {
 
 	it('gives up after three retries, counting time-outs as failures', async () => {
 		receiver = await startReceiver({ respond: (n) => (n === 1 ? 0 : 503) });
-		sandbox.control.setOptions({ retryScale: 0.0002 });
+		ctx.sandbox.control.setOptions({ retryScale: 0.0002 });
 		await subscribe(['lead.created']);
-		await call(sandbox, 'POST', '/leads', { body: { name: 'Never', phone: '+14155550115' } });
-		await sandbox.control.whenDeliveriesSettled();
-		const log = sandbox.control.deliveries();
+		await call(ctx.sandbox, 'POST', '/leads', { body: { name: 'Never', phone: '+14155550115' } });
+		await ctx.sandbox.control.whenDeliveriesSettled();
+		const log = ctx.sandbox.control.deliveries();
 		expect(log.map((e) => e.attempt)).toEqual([1, 2, 3, 4]);
 		expect(log[0].error).toMatch(/timeout/);
 		expect(log[0].status).toBeUndefined();
@@ -346,21 +340,23 @@ describe('webhook deliveries', () => {
 	it('does not retry after a 2xx answer', async () => {
 		receiver = await startReceiver({ respond: () => 202 });
 		await subscribe(['lead.created']);
-		await call(sandbox, 'POST', '/leads', { body: { name: 'Once', phone: '+14155550116' } });
-		await sandbox.control.whenDeliveriesSettled();
+		await call(ctx.sandbox, 'POST', '/leads', { body: { name: 'Once', phone: '+14155550116' } });
+		await ctx.sandbox.control.whenDeliveriesSettled();
 		await new Promise((resolve) => setTimeout(resolve, 150));
 		expect(receiver.received).toHaveLength(1);
-		expect(sandbox.control.deliveries()).toHaveLength(1);
+		expect(ctx.sandbox.control.deliveries()).toHaveLength(1);
 	});
 
 	it('records unreachable receivers as failed attempts', async () => {
 		receiver = await startReceiver();
 		await subscribe(['lead.created']);
 		await receiver.close();
-		sandbox.control.setOptions({ retryScale: 0.0002 });
-		await call(sandbox, 'POST', '/leads', { body: { name: 'Unreachable', phone: '+14155550117' } });
-		await sandbox.control.whenDeliveriesSettled();
-		const log = sandbox.control.deliveries();
+		ctx.sandbox.control.setOptions({ retryScale: 0.0002 });
+		await call(ctx.sandbox, 'POST', '/leads', {
+			body: { name: 'Unreachable', phone: '+14155550117' },
+		});
+		await ctx.sandbox.control.whenDeliveriesSettled();
+		const log = ctx.sandbox.control.deliveries();
 		expect(log).toHaveLength(4);
 		expect(log[0].error).toBeDefined();
 		receiver = undefined;
@@ -370,13 +366,15 @@ describe('webhook deliveries', () => {
 		receiver = await startReceiver();
 		const subscription = await subscribe(['lead.created']);
 		const bytes = Buffer.from([0x7b, 0xff, 0x00, 0x7d]);
-		const result = await sandbox.control.deliverRaw(subscription.id, bytes);
+		const result = await ctx.sandbox.control.deliverRaw(subscription.id, bytes);
 		expect(result).toMatchObject({ ok: true, status: 200 });
 		expect(receiver.received[0].body.equals(bytes)).toBe(true);
 		expect(
 			verify(bytes, receiver.received[0].headers['x-service-signature'], subscription.secret),
 		).toBe(true);
-		await sandbox.control.deliverRaw(subscription.id, '{}', { 'X-Service-Signature': 'forged' });
+		await ctx.sandbox.control.deliverRaw(subscription.id, '{}', {
+			'X-Service-Signature': 'forged',
+		});
 		expect(receiver.received[1].headers['x-service-signature']).toBe('forged');
 	});
 });
