@@ -1,4 +1,11 @@
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
+import { createHmac, timingSafeEqual } from 'crypto';
+
+import {
+	startSandbox,
+	type RunningSandbox,
+	type SandboxOptions,
+	type StoredLead,
+} from '../../sandbox';
 import {
 	startHttpReceiver,
 	startHttpsReceiver,
@@ -209,4 +216,27 @@ export async function startReceiver(
 
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Leads of org_alpha in list order, those `filter` keeps. */
+export function alphaLeadsOf(
+	sandbox: RunningSandbox,
+	filter: (lead: StoredLead) => boolean = () => true,
+): StoredLead[] {
+	return sandbox.control
+		.state()
+		.leads.filter((lead) => lead.organization_id === 'org_alpha' && filter(lead))
+		.sort(listOrder);
+}
+
+/** Whether `signature` is the service's signature of `body` with `secret` (hex HMAC-SHA256). */
+export function verify(
+	body: Buffer,
+	signature: string | string[] | undefined,
+	secret: string,
+): boolean {
+	if (typeof signature !== 'string') return false;
+	const expected = Buffer.from(createHmac('sha256', secret).update(body).digest('hex'));
+	const given = Buffer.from(signature);
+	return given.length === expected.length && timingSafeEqual(given, expected);
 }
