@@ -20,6 +20,7 @@ export {
 	createNodeTypes,
 	MANUAL_TRIGGER_NODE_TYPE,
 	NO_OP_NODE_TYPE,
+	testNodeDescription,
 	TRIGGER_NODE_TYPE,
 } from './nodeTypes';
 export {

@@ -90,19 +90,35 @@ export class ManualTrigger implements INodeType {
 	}
 }
 
-/** Test-only stand-in for n8n's No Operation node: passes items through unchanged. */
-export class NoOp implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'No Operation, do nothing',
-		name: 'noOp',
-		group: ['organization'],
+/**
+ * The description of a test-only node: one main input, one main output, version 1, named
+ * `displayName` in the editor and `name` in workflow JSON; `more` adds or replaces fields.
+ */
+export function testNodeDescription(
+	displayName: string,
+	name: string,
+	description: string,
+	more: Partial<INodeTypeDescription> = {},
+): INodeTypeDescription {
+	return {
+		displayName,
+		name,
+		group: ['transform'],
 		version: 1,
-		description: 'Passes items through',
-		defaults: { name: 'No Operation, do nothing' },
+		description,
+		defaults: { name: displayName },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		properties: [],
+		...more,
 	};
+}
+
+/** Test-only stand-in for n8n's No Operation node: passes items through unchanged. */
+export class NoOp implements INodeType {
+	description = testNodeDescription('No Operation, do nothing', 'noOp', 'Passes items through', {
+		group: ['organization'],
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData()];

@@ -1,12 +1,10 @@
 import {
-	NodeConnectionTypes,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IHttpRequestOptions,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
-	type INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { LeadConversationsApi } from '../../credentials/LeadConversationsApi.credentials';
@@ -17,6 +15,7 @@ import {
 	startTestSandbox,
 	type HarnessCredentials,
 	type RunningSandbox,
+	testNodeDescription,
 } from '../../harness/engine';
 import { freePort } from '../../harness/support/ports';
 
@@ -39,18 +38,15 @@ const CONNECTION_REFUSED = onN8n1
 
 /** Test-only node: one authenticated GET of a path under the credential's Base URL. */
 class AuthenticatedGet implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Authenticated GET',
-		name: 'authenticatedGet',
-		group: ['transform'],
-		version: 1,
-		description: 'Reads a path of the service',
-		defaults: { name: 'Authenticated GET' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'leadConversationsApi', required: true }],
-		properties: [{ displayName: 'Path', name: 'path', type: 'string', default: '/agents' }],
-	};
+	description = testNodeDescription(
+		'Authenticated GET',
+		'authenticatedGet',
+		'Reads a path of the service',
+		{
+			credentials: [{ name: 'leadConversationsApi', required: true }],
+			properties: [{ displayName: 'Path', name: 'path', type: 'string', default: '/agents' }],
+		},
+	);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('leadConversationsApi');

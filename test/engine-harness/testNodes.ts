@@ -18,22 +18,15 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { ManualTrigger } from '../../harness/engine/nodeTypes';
+import { ManualTrigger, testNodeDescription } from '../../harness/engine/nodeTypes';
 
 /** Test-only action node: one authenticated GET per item, nothing else. */
 class AgentsProbe implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Agents Probe',
-		name: 'agentsProbe',
-		group: ['transform'],
+	description = testNodeDescription('Agents Probe', 'agentsProbe', 'Lists agents', {
 		version: [1, 2],
-		description: 'Lists agents',
-		defaults: { name: 'Agents Probe' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'leadConversationsApi', required: true }],
 		properties: [{ displayName: 'Limit', name: 'limit', type: 'number', default: 2 }],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('leadConversationsApi');
@@ -58,17 +51,7 @@ class AgentsProbe implements INodeType {
 
 /** Test-only node that fails with a chosen error. */
 class Failing implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Failing',
-		name: 'failing',
-		group: ['transform'],
-		version: 1,
-		description: 'Fails',
-		defaults: { name: 'Failing' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	description = testNodeDescription('Failing', 'failing', 'Fails');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		throw new NodeOperationError(this.getNode(), 'Lead name is required', {

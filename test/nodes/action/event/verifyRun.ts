@@ -4,13 +4,11 @@
 
 import { createHmac } from 'crypto';
 import {
-	NodeConnectionTypes,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
-	type INodeTypeDescription,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
@@ -21,6 +19,7 @@ import {
 	NO_OP_NODE_TYPE,
 	runWorkflow,
 	type RunResult,
+	testNodeDescription,
 } from '../../../../harness/engine';
 
 export const VERIFY = 'Verify';
@@ -57,17 +56,11 @@ export function signed(body: Buffer, secret = SECRET): Delivery {
 }
 
 class WebhookItems implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Webhook Items',
-		name: 'webhookItems',
-		group: ['transform'],
-		version: 1,
-		description: "Items shaped like the Webhook node's output with Raw Body on",
-		defaults: { name: 'Webhook Items' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	description = testNodeDescription(
+		'Webhook Items',
+		'webhookItems',
+		"Items shaped like the Webhook node's output with Raw Body on",
+	);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
