@@ -7,11 +7,22 @@ import {
 	waitForExecutions,
 	waitForTriggerStatus,
 } from '../../../harness/real-n8n/executions';
-import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../../../harness/real-n8n/n8n-server';
+import {
+	N8nPublicApi,
+	N8nSession,
+	startN8n,
+	type N8nServer,
+} from '../../../harness/real-n8n/n8n-server';
 import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
 import { waitFor } from '../../../harness/real-n8n/processes';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
+import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	importWorkflows,
+	prepareUserFolder,
+} from '../../../harness/real-n8n/setup';
 import { makeSelfSignedCertificate, type Certificate } from '../../../harness/real-n8n/tls';
+import { deliverAgain, deliverForged, firstQualifiedDelivery } from '../support/deliveries';
 
 // The trigger inside a real n8n serving HTTPS, as a user runs it behind a TLS address: n8n hands
 // the node an https:// production URL, the sandbox delivers signed events to it.
@@ -96,16 +107,7 @@ describe('Lead Conversations Trigger in n8n 2.41.1 over HTTPS', () => {
 	it('a delivery with a bad signature is refused with 401 and starts nothing', async () => {
 		const { id } = onlySubscription();
 		const before = (await listExecutions(api, TRIGGER_WORKFLOW)).length;
-		const body = JSON.stringify({
-			event: 'lead.qualified',
-			timestamp: new Date().toISOString(),
-			organization_id: 'org_alpha',
-			data: { id: 'lead_forged', score: 99 },
-		});
-
-		const result = await sandbox.control.deliverRaw(id, body, {
-			'X-Service-Signature': 'ab'.repeat(32),
-		});
+		const result = await deliverForged(sandbox, id);
 
 		expect(result.status).toBe(401);
 		await new Promise((r) => setTimeout(r, 1500));
@@ -113,12 +115,10 @@ describe('Lead Conversations Trigger in n8n 2.41.1 over HTTPS', () => {
 	});
 
 	it('a retried delivery (same body, same signature) is answered 200 and starts nothing', async () => {
-		const first = sandbox.control.deliveries().find((d) => d.event === 'lead.qualified')!;
+		const first = firstQualifiedDelivery(sandbox);
 		const before = (await listExecutions(api, TRIGGER_WORKFLOW)).length;
 
-		const retry = await sandbox.control.deliverRaw(first.subscriptionId, first.body, {
-			'X-Service-Signature': first.signature,
-		});
+		const retry = await deliverAgain(sandbox, first);
 
 		expect(retry.status).toBe(200);
 		await new Promise((r) => setTimeout(r, 1500));
@@ -170,7 +170,7 @@ describe('Lead Conversations Trigger in n8n 2.41.1 over HTTPS', () => {
 	it('after n8n restarts, the subscription still delivers; a retry of an earlier event runs again', async () => {
 		// What the README promises: duplicates are dropped within one running n8n. The memory of
 		// seen deliveries is not kept across a restart (nor shared between queue-mode processes).
-		const first = sandbox.control.deliveries().find((d) => d.event === 'lead.qualified')!;
+		const first = firstQualifiedDelivery(sandbox);
 		const before = (await listExecutions(api, TRIGGER_WORKFLOW)).length;
 		await n8n.stop();
 		n8n = await startN8n({ userFolder, certificate, port: n8n.port });
@@ -178,9 +178,7 @@ describe('Lead Conversations Trigger in n8n 2.41.1 over HTTPS', () => {
 		api = new N8nPublicApi(n8n, apiKey);
 
 		expect(onlySubscription().id).toBe(first.subscriptionId);
-		const retry = await sandbox.control.deliverRaw(first.subscriptionId, first.body, {
-			'X-Service-Signature': first.signature,
-		});
+		const retry = await deliverAgain(sandbox, first);
 		expect(retry.status).toBe(200);
 		await waitForExecutions(api, TRIGGER_WORKFLOW, before + 1);
 

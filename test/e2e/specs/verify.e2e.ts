@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import { startSandbox, type DeliveryLogEntry, type RunningSandbox } from '../../../sandbox';
 import {
 	listExecutions,
 	nodeOutput,
@@ -21,6 +21,7 @@ import { makeSelfSignedCertificate, type Certificate } from '../../../harness/re
 import { examplesDir } from '../../../harness/real-n8n/paths';
 import { SIGNING_SECRET_CREDENTIAL_TYPE } from '../../../harness/real-n8n/verifyWorkflows';
 import { freePort } from '../../../harness/support/ports';
+import { deliverAgain, deliverForged, firstQualifiedDelivery } from '../support/deliveries';
 
 // The example "verify events received by a Webhook node" in a real n8n over HTTPS: n8n's own
 // Webhook node receives the deliveries and Event: Verify checks them. The endpoint is added the
@@ -61,6 +62,15 @@ async function startAndSignIn(): Promise<void> {
 async function nextExecution(before: number): Promise<ExecutionSummary> {
 	const executions = await waitForExecutions(api, WORKFLOW, before + 1);
 	return executions[0];
+}
+
+/** A delivery sent again starts a run that passes it to Rejected only, as a duplicate. */
+async function expectRejectedAsDuplicate(delivery: DeliveryLogEntry, before: number) {
+	const retry = await deliverAgain(sandbox, delivery);
+	expect(retry.status).toBe(200);
+	const execution = await nextExecution(before);
+	expect(nodeOutput(execution, 'Verified')).toEqual([]);
+	expect(nodeOutput(execution, 'Rejected').map((item) => item.json.reason)).toEqual(['duplicate']);
 }
 
 beforeAll(async () => {
@@ -131,15 +141,7 @@ describe('Webhook → Event: Verify in n8n 2.41.1 over HTTPS', () => {
 
 	it('a forged delivery reaches only Rejected, with the reason and without the secret', async () => {
 		const before = (await listExecutions(api, WORKFLOW)).length;
-		const body = JSON.stringify({
-			event: 'lead.qualified',
-			timestamp: new Date().toISOString(),
-			organization_id: 'org_alpha',
-			data: { id: 'lead_forged', score: 99 },
-		});
-		const result = await sandbox.control.deliverRaw(subscriptionId, body, {
-			'X-Service-Signature': 'ab'.repeat(32),
-		});
+		const result = await deliverForged(sandbox, subscriptionId);
 		// The Webhook node answers before anything is checked; what matters is what comes out.
 		expect(result.status).toBe(200);
 
@@ -152,35 +154,18 @@ describe('Webhook → Event: Verify in n8n 2.41.1 over HTTPS', () => {
 	});
 
 	it('a retried delivery (same bytes, same signature) is rejected as a duplicate', async () => {
-		const first = sandbox.control.deliveries().find((d) => d.event === 'lead.qualified')!;
+		const first = firstQualifiedDelivery(sandbox);
 		const before = (await listExecutions(api, WORKFLOW)).length;
-		const retry = await sandbox.control.deliverRaw(first.subscriptionId, first.body, {
-			'X-Service-Signature': first.signature,
-		});
-		expect(retry.status).toBe(200);
-
-		const execution = await nextExecution(before);
-		expect(nodeOutput(execution, 'Verified')).toEqual([]);
-		expect(nodeOutput(execution, 'Rejected').map((item) => item.json.reason)).toEqual([
-			'duplicate',
-		]);
+		await expectRejectedAsDuplicate(first, before);
 	});
 
 	it('after n8n restarts, a retry of an earlier delivery is still a duplicate (n8n’s de-duplication store)', async () => {
-		const first = sandbox.control.deliveries().find((d) => d.event === 'lead.qualified')!;
+		const first = firstQualifiedDelivery(sandbox);
 		await n8n.stop();
 		await startAndSignIn();
 		const before = (await listExecutions(api, WORKFLOW)).length;
 
-		const retry = await sandbox.control.deliverRaw(first.subscriptionId, first.body, {
-			'X-Service-Signature': first.signature,
-		});
-		expect(retry.status).toBe(200);
-		const execution = await nextExecution(before);
-		expect(nodeOutput(execution, 'Verified')).toEqual([]);
-		expect(nodeOutput(execution, 'Rejected').map((item) => item.json.reason)).toEqual([
-			'duplicate',
-		]);
+		await expectRejectedAsDuplicate(first, before);
 
 		// A new event still goes through after the restart.
 		const created = sandbox.control.createChannelLead({ name: 'Iara Lopes', channel: 'web_form' });
