@@ -176,3 +176,19 @@ export class N8nPublicApi {
 		});
 	}
 }
+
+/** A started n8n, its owner signed in, and its public API with a key made for it. */
+export interface N8nWithApi {
+	n8n: N8nServer;
+	session: N8nSession;
+	apiKey: string;
+	api: N8nPublicApi;
+}
+
+/** Starts n8n, signs its owner in and opens the public API with a new key. */
+export async function startN8nWithApi(options: N8nServerOptions): Promise<N8nWithApi> {
+	const n8n = await startN8n(options);
+	const session = await N8nSession.signIn(n8n);
+	const apiKey = await session.createApiKey();
+	return { n8n, session, apiKey, api: new N8nPublicApi(n8n, apiKey) };
+}

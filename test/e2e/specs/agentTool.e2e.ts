@@ -21,12 +21,7 @@ import { importChatModelCredential } from '../../../harness/real-n8n/chatModel';
 import { waitForTriggerStatus } from '../../../harness/real-n8n/executions';
 import { httpCall } from '../../../harness/real-n8n/http';
 import { n8nCli, parseRawOutput } from '../../../harness/real-n8n/n8n-cli';
-import {
-	N8nPublicApi,
-	N8nSession,
-	startN8n,
-	type N8nServer,
-} from '../../../harness/real-n8n/n8n-server';
+import { type N8nServer, startN8nWithApi } from '../../../harness/real-n8n/n8n-server';
 import { examplesDir } from '../../../harness/real-n8n/paths';
 import {
 	importWorkflows,
@@ -245,9 +240,9 @@ describe('example "ask about your leads", published and asked through its chat',
 		sandbox.control.reset({ seed: SEED });
 		model.requests.length = 0;
 		model.replies.length = 0;
-		n8n = await startN8n({ userFolder });
-		const session = await N8nSession.signIn(n8n);
-		const api = new N8nPublicApi(n8n, await session.createApiKey());
+		const started = await startN8nWithApi({ userFolder });
+		n8n = started.n8n;
+		const { api } = started;
 		expect((await api.request('POST', `/workflows/${example.id}/activate`)).status).toBe(200);
 		expect((await waitForTriggerStatus(userFolder, example.id))[0].status).toBe('activated');
 	}, 180_000);

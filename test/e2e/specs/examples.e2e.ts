@@ -10,9 +10,8 @@ import {
 } from '../../../harness/real-n8n/executions';
 import {
 	N8nPublicApi,
-	N8nSession,
-	startN8n,
 	type N8nServer,
+	startN8nWithApi,
 } from '../../../harness/real-n8n/n8n-server';
 import { examplesDir, repoRoot } from '../../../harness/real-n8n/paths';
 import { runCommand, waitFor } from '../../../harness/real-n8n/processes';
@@ -151,9 +150,8 @@ describe('example: assign qualified leads by round robin (activated in n8n over 
 	let api: N8nPublicApi;
 
 	beforeAll(async () => {
-		n8n = await startN8n({ userFolder, certificate: await makeSelfSignedCertificate(userFolder) });
-		const session = await N8nSession.signIn(n8n);
-		api = new N8nPublicApi(n8n, await session.createApiKey());
+		const certificate = await makeSelfSignedCertificate(userFolder);
+		({ n8n, api } = await startN8nWithApi({ userFolder, certificate }));
 	}, 180_000);
 
 	afterAll(async () => {

@@ -11,9 +11,9 @@ import {
 } from '../../../harness/real-n8n/executions';
 import {
 	N8nPublicApi,
-	N8nSession,
 	startN8n,
 	type N8nServer,
+	startN8nWithApi,
 } from '../../../harness/real-n8n/n8n-server';
 import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
 import { waitFor } from '../../../harness/real-n8n/processes';
@@ -63,10 +63,7 @@ beforeAll(async () => {
 		baseUrl: sandbox.baseUrl,
 		apiKey: sandbox.keys.full,
 	});
-	n8n = await startN8n({ userFolder, readyTimeoutMs: 180_000 });
-	const session = await N8nSession.signIn(n8n);
-	apiKey = await session.createApiKey();
-	api = new N8nPublicApi(n8n, apiKey);
+	({ n8n, apiKey, api } = await startN8nWithApi({ userFolder, readyTimeoutMs: 180_000 }));
 	NEW_LEADS = await createWorkflow('poll-new-leads.json');
 	QUALIFIED = await createWorkflow('poll-qualified-leads.json');
 }, 400_000);

@@ -2,7 +2,12 @@ import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { waitForTriggerStatus } from '../../../harness/real-n8n/executions';
-import { N8nPublicApi, N8nSession, startN8n, type N8nServer } from '../../../harness/real-n8n/n8n-server';
+import {
+	N8nPublicApi,
+	N8nSession,
+	type N8nServer,
+	startN8nWithApi,
+} from '../../../harness/real-n8n/n8n-server';
 import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
 import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
 
@@ -24,9 +29,7 @@ beforeAll(async () => {
 		apiKey: sandbox.keys.full,
 	});
 	await importWorkflows(userFolder, [join(e2eWorkflowsDir, 'trigger-lead-events.json')]);
-	n8n = await startN8n({ userFolder });
-	session = await N8nSession.signIn(n8n);
-	api = new N8nPublicApi(n8n, await session.createApiKey());
+	({ n8n, session, api } = await startN8nWithApi({ userFolder }));
 }, 240_000);
 
 afterAll(async () => {

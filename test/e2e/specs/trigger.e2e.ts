@@ -12,6 +12,7 @@ import {
 	N8nSession,
 	startN8n,
 	type N8nServer,
+	startN8nWithApi,
 } from '../../../harness/real-n8n/n8n-server';
 import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
 import { waitFor } from '../../../harness/real-n8n/processes';
@@ -46,10 +47,7 @@ beforeAll(async () => {
 	});
 	await importWorkflows(userFolder, [join(e2eWorkflowsDir, 'trigger-lead-events.json')]);
 	certificate = await makeSelfSignedCertificate(userFolder);
-	n8n = await startN8n({ userFolder, certificate });
-	session = await N8nSession.signIn(n8n);
-	apiKey = await session.createApiKey();
-	api = new N8nPublicApi(n8n, apiKey);
+	({ n8n, session, apiKey, api } = await startN8nWithApi({ userFolder, certificate }));
 }, 240_000);
 
 afterAll(async () => {
