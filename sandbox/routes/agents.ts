@@ -23,7 +23,7 @@ import {
 } from '../validation';
 import { agentListView, agentView } from '../views';
 import { listPage } from './pagination';
-import type { Route, RouteContext } from './route';
+import { ok, route, type Route, type RouteContext } from './route';
 
 function findAgent(context: RouteContext): AgentRecord {
 	const id = context.params[0];
@@ -88,12 +88,9 @@ function parseAgentPatch(body: JsonObject): AgentPatch {
 }
 
 export const agentRoutes: Route[] = [
-	{
-		method: 'GET',
-		pattern: /^\/agents$/,
-		handle: (context) => ({
-			status: 200,
-			body: listPage(context, {
+	route('GET', '/agents', (context) =>
+		ok(
+			listPage(context, {
 				resource: 'agents',
 				collection: context.org.agents,
 				parseFilters: (query) => {
@@ -107,33 +104,25 @@ export const agentRoutes: Route[] = [
 				withTotal: false,
 				view: agentListView,
 			}),
-		}),
-	},
-	{
-		method: 'GET',
-		pattern: /^\/agents\/([^/]+)$/,
-		handle: (context) => ({ status: 200, body: agentView(findAgent(context)) }),
-	},
-	{
-		method: 'PATCH',
-		pattern: /^\/agents\/([^/]+)$/,
-		handle: (context) => {
-			const agent = findAgent(context);
-			const patch = parseAgentPatch(requireObject(context.body));
-			const configuration = agent.configuration;
-			if (patch.name !== undefined) agent.name = patch.name;
-			if (patch.status !== undefined) agent.status = patch.status;
-			if (patch.language !== undefined) agent.language = patch.language;
-			if (patch.tone !== undefined) configuration.tone = patch.tone;
-			if (patch.handoff_triggers !== undefined)
-				configuration.handoff_triggers = [...patch.handoff_triggers];
-			if (patch.max_follow_ups !== undefined)
-				configuration.follow_up_cadence.max_follow_ups = patch.max_follow_ups;
-			if (patch.interval_days !== undefined)
-				configuration.follow_up_cadence.interval_days = patch.interval_days;
-			agent.updated_at = laterThan(agent.updated_at);
-			context.org.agents.changed();
-			return { status: 200, body: agentView(agent) };
-		},
-	},
+		),
+	),
+	route('GET', '/agents/{id}', (context) => ok(agentView(findAgent(context)))),
+	route('PATCH', '/agents/{id}', (context) => {
+		const agent = findAgent(context);
+		const patch = parseAgentPatch(requireObject(context.body));
+		const configuration = agent.configuration;
+		if (patch.name !== undefined) agent.name = patch.name;
+		if (patch.status !== undefined) agent.status = patch.status;
+		if (patch.language !== undefined) agent.language = patch.language;
+		if (patch.tone !== undefined) configuration.tone = patch.tone;
+		if (patch.handoff_triggers !== undefined)
+			configuration.handoff_triggers = [...patch.handoff_triggers];
+		if (patch.max_follow_ups !== undefined)
+			configuration.follow_up_cadence.max_follow_ups = patch.max_follow_ups;
+		if (patch.interval_days !== undefined)
+			configuration.follow_up_cadence.interval_days = patch.interval_days;
+		agent.updated_at = laterThan(agent.updated_at);
+		context.org.agents.changed();
+		return { status: 200, body: agentView(agent) };
+	}),
 ];

@@ -19,7 +19,7 @@ import {
 } from '../validation';
 import { conversationListView, conversationView, messageView } from '../views';
 import { listPage } from './pagination';
-import type { Route, RouteContext } from './route';
+import { ok, route, type Route, type RouteContext } from './route';
 
 function parseConversationFilters(query: URLSearchParams): CursorFilters {
 	const filters: CursorFilters = {};
@@ -54,12 +54,9 @@ function findConversation(context: RouteContext): ConversationRecord {
 }
 
 export const conversationRoutes: Route[] = [
-	{
-		method: 'GET',
-		pattern: /^\/conversations$/,
-		handle: (context) => ({
-			status: 200,
-			body: listPage(context, {
+	route('GET', '/conversations', (context) =>
+		ok(
+			listPage(context, {
 				resource: 'conversations',
 				collection: context.org.conversations,
 				parseFilters: parseConversationFilters,
@@ -67,36 +64,28 @@ export const conversationRoutes: Route[] = [
 				withTotal: true,
 				view: conversationListView,
 			}),
-		}),
-	},
-	{
-		method: 'GET',
-		pattern: /^\/conversations\/([^/]+)$/,
-		handle: (context) => ({ status: 200, body: conversationView(findConversation(context)) }),
-	},
-	{
-		method: 'POST',
-		pattern: /^\/conversations\/([^/]+)\/messages$/,
-		handle: (context) => {
-			const conversation = findConversation(context);
-			const body = requireObject(context.body);
-			const content = requiredString(body, 'content');
-			let type: MessageType = 'text';
-			if (has(body, 'type') && body.type !== null) {
-				type = optionalEnum(body, 'type', POSTABLE_MESSAGE_TYPES) as MessageType;
-			}
-			if (type !== 'text' && !isHttpUrl(content)) {
-				throw invalidField('content', `must be a publicly accessible URL for type ${type}`);
-			}
-			const pauseAi = optionalBoolean(body, 'pause_ai') ?? false;
-			if (conversation.status !== 'open')
-				throw conversationNotOpen(conversation.id, conversation.status);
-			const message = postHumanMessage(context.core, conversation, {
-				content,
-				type,
-				pause_ai: pauseAi,
-			});
-			return { status: 201, body: messageView(message) };
-		},
-	},
+		),
+	),
+	route('GET', '/conversations/{id}', (context) => ok(conversationView(findConversation(context)))),
+	route('POST', '/conversations/{id}/messages', (context) => {
+		const conversation = findConversation(context);
+		const body = requireObject(context.body);
+		const content = requiredString(body, 'content');
+		let type: MessageType = 'text';
+		if (has(body, 'type') && body.type !== null) {
+			type = optionalEnum(body, 'type', POSTABLE_MESSAGE_TYPES) as MessageType;
+		}
+		if (type !== 'text' && !isHttpUrl(content)) {
+			throw invalidField('content', `must be a publicly accessible URL for type ${type}`);
+		}
+		const pauseAi = optionalBoolean(body, 'pause_ai') ?? false;
+		if (conversation.status !== 'open')
+			throw conversationNotOpen(conversation.id, conversation.status);
+		const message = postHumanMessage(context.core, conversation, {
+			content,
+			type,
+			pause_ai: pauseAi,
+		});
+		return { status: 201, body: messageView(message) };
+	}),
 ];

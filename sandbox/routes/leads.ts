@@ -25,7 +25,7 @@ import {
 } from '../validation';
 import { leadView } from '../views';
 import { listPage } from './pagination';
-import type { Route, RouteContext } from './route';
+import { ok, route, type Route, type RouteContext } from './route';
 
 function parseLeadFilters(query: URLSearchParams): CursorFilters {
 	const filters: CursorFilters = {};
@@ -70,12 +70,9 @@ function findLead(context: RouteContext): LeadRecord {
 }
 
 export const leadRoutes: Route[] = [
-	{
-		method: 'GET',
-		pattern: /^\/leads$/,
-		handle: (context) => ({
-			status: 200,
-			body: listPage(context, {
+	route('GET', '/leads', (context) =>
+		ok(
+			listPage(context, {
 				resource: 'leads',
 				collection: context.org.leads,
 				parseFilters: parseLeadFilters,
@@ -87,61 +84,46 @@ export const leadRoutes: Route[] = [
 				withTotal: true,
 				view: leadView,
 			}),
-		}),
-	},
-	{
-		method: 'POST',
-		pattern: /^\/leads$/,
-		handle: (context) => {
-			const body = requireObject(context.body);
-			const name = requiredString(body, 'name');
-			const phone = requiredString(body, 'phone');
-			if (!E164.test(phone)) {
-				throw invalidField(
-					'phone',
-					'must be in E.164 format with country code, e.g. +5491123456789',
-				);
-			}
-			const email = optionalString(body, 'email') ?? null;
-			if (email !== null && !isEmail(email))
-				throw invalidField('email', 'must be a valid email address');
-			let channel: LeadChannel = LEAD_API_CHANNEL;
-			if (has(body, 'channel') && body.channel !== null) {
-				channel = optionalEnum(body, 'channel', LEAD_CHANNELS) as LeadChannel;
-			}
-			const lead = createLead(context.core, {
-				organizationId: context.org.id,
-				name,
-				phone,
-				email,
-				channel,
-				vehicle_interest: optionalString(body, 'vehicle_interest') ?? null,
-				notes: optionalString(body, 'notes') ?? null,
-			});
-			return { status: 201, body: leadView(lead) };
-		},
-	},
-	{
-		method: 'GET',
-		pattern: /^\/leads\/([^/]+)$/,
-		handle: (context) => ({ status: 200, body: leadView(findLead(context)) }),
-	},
-	{
-		method: 'PATCH',
-		pattern: /^\/leads\/([^/]+)$/,
-		handle: (context) => {
-			const lead = findLead(context);
-			const body = requireObject(context.body);
-			const patch: LeadPatch = {};
-			if (has(body, 'status')) patch.status = optionalEnum(body, 'status', LEAD_STATUSES);
-			const assignedTo = optionalString(body, 'assigned_to');
-			if (typeof assignedTo === 'string' && assignedTo.trim() === '') {
-				throw invalidField('assigned_to', 'must be a user ID or null');
-			}
-			patch.assigned_to = assignedTo;
-			patch.vehicle_interest = optionalString(body, 'vehicle_interest');
-			patch.notes = optionalString(body, 'notes');
-			return { status: 200, body: leadView(updateLead(context.core, lead, patch)) };
-		},
-	},
+		),
+	),
+	route('POST', '/leads', (context) => {
+		const body = requireObject(context.body);
+		const name = requiredString(body, 'name');
+		const phone = requiredString(body, 'phone');
+		if (!E164.test(phone)) {
+			throw invalidField('phone', 'must be in E.164 format with country code, e.g. +5491123456789');
+		}
+		const email = optionalString(body, 'email') ?? null;
+		if (email !== null && !isEmail(email))
+			throw invalidField('email', 'must be a valid email address');
+		let channel: LeadChannel = LEAD_API_CHANNEL;
+		if (has(body, 'channel') && body.channel !== null) {
+			channel = optionalEnum(body, 'channel', LEAD_CHANNELS) as LeadChannel;
+		}
+		const lead = createLead(context.core, {
+			organizationId: context.org.id,
+			name,
+			phone,
+			email,
+			channel,
+			vehicle_interest: optionalString(body, 'vehicle_interest') ?? null,
+			notes: optionalString(body, 'notes') ?? null,
+		});
+		return { status: 201, body: leadView(lead) };
+	}),
+	route('GET', '/leads/{id}', (context) => ok(leadView(findLead(context)))),
+	route('PATCH', '/leads/{id}', (context) => {
+		const lead = findLead(context);
+		const body = requireObject(context.body);
+		const patch: LeadPatch = {};
+		if (has(body, 'status')) patch.status = optionalEnum(body, 'status', LEAD_STATUSES);
+		const assignedTo = optionalString(body, 'assigned_to');
+		if (typeof assignedTo === 'string' && assignedTo.trim() === '') {
+			throw invalidField('assigned_to', 'must be a user ID or null');
+		}
+		patch.assigned_to = assignedTo;
+		patch.vehicle_interest = optionalString(body, 'vehicle_interest');
+		patch.notes = optionalString(body, 'notes');
+		return { status: 200, body: leadView(updateLead(context.core, lead, patch)) };
+	}),
 ];

@@ -24,3 +24,13 @@ export interface Route {
 	pattern: RegExp;
 	handle(context: RouteContext): RouteResult;
 }
+
+/** A route for `path` below /v1; `{id}` stands for one path segment, handed on in `params`. */
+export function route(method: Route['method'], path: string, handle: Route['handle']): Route {
+	return { method, pattern: new RegExp(`^${path.replace(/\{id\}/g, '([^/]+)')}$`), handle };
+}
+
+/** 200 with `body`. */
+export function ok(body: unknown): RouteResult {
+	return { status: 200, body };
+}

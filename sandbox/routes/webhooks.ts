@@ -5,7 +5,7 @@ import { iso } from '../time';
 import type { WebhookRecord } from '../types';
 import { has, optionalString, requiredString, requireObject } from '../validation';
 import { webhookCreatedView, webhookView } from '../views';
-import type { Route, RouteContext } from './route';
+import { ok, route, type Route, type RouteContext } from './route';
 
 const KNOWN_EVENTS: readonly string[] = [...WEBHOOK_EVENTS, WEBHOOK_ALL_EVENTS];
 
@@ -50,39 +50,27 @@ function parseEvents(body: Record<string, unknown>): string[] {
 }
 
 export const webhookRoutes: Route[] = [
-	{
-		method: 'POST',
-		pattern: /^\/webhooks$/,
-		handle: (context) => {
-			const body = requireObject(context.body);
-			const url = parseUrl(requiredString(body, 'url'), context.core.options.allowHttpWebhooks);
-			const events = parseEvents(body);
-			const description = optionalString(body, 'description') ?? null;
-			const webhook: WebhookRecord = {
-				id: context.core.newId('wh_', (id) => context.core.store.webhooks.has(id)),
-				organization_id: context.org.id,
-				url,
-				events,
-				description,
-				// Shown once, in this response.
-				secret: randomBytes(32).toString('hex'),
-				created_at: iso(Date.now()),
-			};
-			context.core.store.addWebhook(webhook);
-			return { status: 201, body: webhookCreatedView(webhook) };
-		},
-	},
-	{
-		method: 'GET',
-		pattern: /^\/webhooks\/([^/]+)$/,
-		handle: (context) => ({ status: 200, body: webhookView(findWebhook(context)) }),
-	},
-	{
-		method: 'DELETE',
-		pattern: /^\/webhooks\/([^/]+)$/,
-		handle: (context) => {
-			context.core.store.deleteWebhook(findWebhook(context));
-			return { status: 204 };
-		},
-	},
+	route('POST', '/webhooks', (context) => {
+		const body = requireObject(context.body);
+		const url = parseUrl(requiredString(body, 'url'), context.core.options.allowHttpWebhooks);
+		const events = parseEvents(body);
+		const description = optionalString(body, 'description') ?? null;
+		const webhook: WebhookRecord = {
+			id: context.core.newId('wh_', (id) => context.core.store.webhooks.has(id)),
+			organization_id: context.org.id,
+			url,
+			events,
+			description,
+			// Shown once, in this response.
+			secret: randomBytes(32).toString('hex'),
+			created_at: iso(Date.now()),
+		};
+		context.core.store.addWebhook(webhook);
+		return { status: 201, body: webhookCreatedView(webhook) };
+	}),
+	route('GET', '/webhooks/{id}', (context) => ok(webhookView(findWebhook(context)))),
+	route('DELETE', '/webhooks/{id}', (context) => {
+		context.core.store.deleteWebhook(findWebhook(context));
+		return { status: 204 };
+	}),
 ];
