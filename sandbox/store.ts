@@ -177,6 +177,16 @@ export class OrganizationData {
 	}
 }
 
+/** The record with this ID if it belongs to the organization; another organization's does not exist. */
+function ownedBy<T extends { organization_id: string }>(
+	records: Map<string, T>,
+	orgId: string,
+	id: string,
+): T | undefined {
+	const record = records.get(id);
+	return record && record.organization_id === orgId ? record : undefined;
+}
+
 /** All data of the sandbox; IDs are unique across organizations. */
 export class Store {
 	readonly organizations = new Map<string, OrganizationData>();
@@ -201,23 +211,19 @@ export class Store {
 
 	/** A lead as seen by one organization: another organization's lead does not exist. */
 	leadOf(orgId: string, id: string): LeadRecord | undefined {
-		const lead = this.leads.get(id);
-		return lead && lead.organization_id === orgId ? lead : undefined;
+		return ownedBy(this.leads, orgId, id);
 	}
 
 	conversationOf(orgId: string, id: string): ConversationRecord | undefined {
-		const conversation = this.conversations.get(id);
-		return conversation && conversation.organization_id === orgId ? conversation : undefined;
+		return ownedBy(this.conversations, orgId, id);
 	}
 
 	agentOf(orgId: string, id: string): AgentRecord | undefined {
-		const agent = this.agents.get(id);
-		return agent && agent.organization_id === orgId ? agent : undefined;
+		return ownedBy(this.agents, orgId, id);
 	}
 
 	webhookOf(orgId: string, id: string): WebhookRecord | undefined {
-		const webhook = this.webhooks.get(id);
-		return webhook && webhook.organization_id === orgId ? webhook : undefined;
+		return ownedBy(this.webhooks, orgId, id);
 	}
 
 	addLead(lead: LeadRecord): void {

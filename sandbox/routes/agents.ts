@@ -23,13 +23,14 @@ import {
 } from '../validation';
 import { agentListView, agentView } from '../views';
 import { listPage } from './pagination';
-import { ok, route, type Route, type RouteContext } from './route';
+import { ok, pathRecord, route, type Route, type RouteContext } from './route';
 
 function findAgent(context: RouteContext): AgentRecord {
-	const id = context.params[0];
-	const agent = context.core.store.agentOf(context.org.id, id);
-	if (!agent) throw notFound(`Agent ${id} not found`);
-	return agent;
+	return pathRecord(
+		context,
+		(store, orgId, id) => store.agentOf(orgId, id),
+		(id) => notFound(`Agent ${id} not found`),
+	);
 }
 
 interface AgentPatch {

@@ -19,7 +19,7 @@ import {
 } from '../validation';
 import { conversationListView, conversationView, messageView } from '../views';
 import { listPage } from './pagination';
-import { ok, route, type Route, type RouteContext } from './route';
+import { ok, pathRecord, route, type Route, type RouteContext } from './route';
 
 function parseConversationFilters(query: URLSearchParams): CursorFilters {
 	const filters: CursorFilters = {};
@@ -47,10 +47,11 @@ function conversationMatcher(
 }
 
 function findConversation(context: RouteContext): ConversationRecord {
-	const id = context.params[0];
-	const conversation = context.core.store.conversationOf(context.org.id, id);
-	if (!conversation) throw notFound(`Conversation ${id} not found`);
-	return conversation;
+	return pathRecord(
+		context,
+		(store, orgId, id) => store.conversationOf(orgId, id),
+		(id) => notFound(`Conversation ${id} not found`),
+	);
 }
 
 export const conversationRoutes: Route[] = [

@@ -25,7 +25,7 @@ import {
 } from '../validation';
 import { leadView } from '../views';
 import { listPage } from './pagination';
-import { ok, route, type Route, type RouteContext } from './route';
+import { ok, pathRecord, route, type Route, type RouteContext } from './route';
 
 function parseLeadFilters(query: URLSearchParams): CursorFilters {
 	const filters: CursorFilters = {};
@@ -63,10 +63,7 @@ function leadMatcher(filters: CursorFilters): ((lead: LeadRecord) => boolean) | 
 }
 
 function findLead(context: RouteContext): LeadRecord {
-	const id = context.params[0];
-	const lead = context.core.store.leadOf(context.org.id, id);
-	if (!lead) throw leadNotFound(id);
-	return lead;
+	return pathRecord(context, (store, orgId, id) => store.leadOf(orgId, id), leadNotFound);
 }
 
 export const leadRoutes: Route[] = [

@@ -1,5 +1,5 @@
 import type { SandboxCore } from '../core';
-import type { OrganizationData } from '../store';
+import type { OrganizationData, Store } from '../store';
 
 export interface RouteContext {
 	core: SandboxCore;
@@ -33,4 +33,16 @@ export function route(method: Route['method'], path: string, handle: Route['hand
 /** 200 with `body`. */
 export function ok(body: unknown): RouteResult {
 	return { status: 200, body };
+}
+
+/** The record the path's `{id}` names, as the caller's organization sees it; else `missing`. */
+export function pathRecord<T>(
+	context: RouteContext,
+	lookup: (store: Store, orgId: string, id: string) => T | undefined,
+	missing: (id: string) => Error,
+): T {
+	const id = context.params[0];
+	const record = lookup(context.core.store, context.org.id, id);
+	if (record === undefined) throw missing(id);
+	return record;
 }

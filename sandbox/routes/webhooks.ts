@@ -5,15 +5,16 @@ import { iso } from '../time';
 import type { WebhookRecord } from '../types';
 import { has, optionalString, requiredString, requireObject } from '../validation';
 import { webhookCreatedView, webhookView } from '../views';
-import { ok, route, type Route, type RouteContext } from './route';
+import { ok, pathRecord, route, type Route, type RouteContext } from './route';
 
 const KNOWN_EVENTS: readonly string[] = [...WEBHOOK_EVENTS, WEBHOOK_ALL_EVENTS];
 
 function findWebhook(context: RouteContext): WebhookRecord {
-	const id = context.params[0];
-	const webhook = context.core.store.webhookOf(context.org.id, id);
-	if (!webhook) throw notFound(`Webhook subscription ${id} not found`);
-	return webhook;
+	return pathRecord(
+		context,
+		(store, orgId, id) => store.webhookOf(orgId, id),
+		(id) => notFound(`Webhook subscription ${id} not found`),
+	);
 }
 
 function parseUrl(raw: string, allowHttp: boolean): string {
