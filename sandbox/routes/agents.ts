@@ -22,7 +22,7 @@ import {
 	type JsonObject,
 } from '../validation';
 import { agentListView, agentView } from '../views';
-import { listPage } from './pagination';
+import { listRoute } from './pagination';
 import { ok, pathRecord, route, type Route, type RouteContext } from './route';
 
 function findAgent(context: RouteContext): AgentRecord {
@@ -89,24 +89,20 @@ function parseAgentPatch(body: JsonObject): AgentPatch {
 }
 
 export const agentRoutes: Route[] = [
-	route('GET', '/agents', (context) =>
-		ok(
-			listPage(context, {
-				resource: 'agents',
-				collection: context.org.agents,
-				parseFilters: (query) => {
-					const filters: CursorFilters = {};
-					const status = query.get('status');
-					if (status !== null) filters.status = parseEnumParam('status', status, AGENT_STATUSES);
-					return filters;
-				},
-				matcher: (filters) =>
-					filters.status === undefined ? undefined : (agent) => agent.status === filters.status,
-				withTotal: false,
-				view: agentListView,
-			}),
-		),
-	),
+	listRoute({
+		resource: 'agents',
+		collectionOf: (org) => org.agents,
+		parseFilters: (query) => {
+			const filters: CursorFilters = {};
+			const status = query.get('status');
+			if (status !== null) filters.status = parseEnumParam('status', status, AGENT_STATUSES);
+			return filters;
+		},
+		matcher: (filters) =>
+			filters.status === undefined ? undefined : (agent) => agent.status === filters.status,
+		withTotal: false,
+		view: agentListView,
+	}),
 	route('GET', '/agents/{id}', (context) => ok(agentView(findAgent(context)))),
 	route('PATCH', '/agents/{id}', (context) => {
 		const agent = findAgent(context);

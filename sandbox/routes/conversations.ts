@@ -18,7 +18,7 @@ import {
 	requireObject,
 } from '../validation';
 import { conversationListView, conversationView, messageView } from '../views';
-import { listPage } from './pagination';
+import { listRoute } from './pagination';
 import { ok, pathRecord, route, type Route, type RouteContext } from './route';
 
 function parseConversationFilters(query: URLSearchParams): CursorFilters {
@@ -55,18 +55,14 @@ function findConversation(context: RouteContext): ConversationRecord {
 }
 
 export const conversationRoutes: Route[] = [
-	route('GET', '/conversations', (context) =>
-		ok(
-			listPage(context, {
-				resource: 'conversations',
-				collection: context.org.conversations,
-				parseFilters: parseConversationFilters,
-				matcher: conversationMatcher,
-				withTotal: true,
-				view: conversationListView,
-			}),
-		),
-	),
+	listRoute({
+		resource: 'conversations',
+		collectionOf: (org) => org.conversations,
+		parseFilters: parseConversationFilters,
+		matcher: conversationMatcher,
+		withTotal: true,
+		view: conversationListView,
+	}),
 	route('GET', '/conversations/{id}', (context) => ok(conversationView(findConversation(context)))),
 	route('POST', '/conversations/{id}/messages', (context) => {
 		const conversation = findConversation(context);

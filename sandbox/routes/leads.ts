@@ -24,7 +24,7 @@ import {
 	requireObject,
 } from '../validation';
 import { leadView } from '../views';
-import { listPage } from './pagination';
+import { listRoute } from './pagination';
 import { ok, pathRecord, route, type Route, type RouteContext } from './route';
 
 function parseLeadFilters(query: URLSearchParams): CursorFilters {
@@ -67,22 +67,18 @@ function findLead(context: RouteContext): LeadRecord {
 }
 
 export const leadRoutes: Route[] = [
-	route('GET', '/leads', (context) =>
-		ok(
-			listPage(context, {
-				resource: 'leads',
-				collection: context.org.leads,
-				parseFilters: parseLeadFilters,
-				matcher: leadMatcher,
-				createdRange: (filters) => ({
-					from: filters.created_after as number | undefined,
-					to: filters.created_before as number | undefined,
-				}),
-				withTotal: true,
-				view: leadView,
-			}),
-		),
-	),
+	listRoute({
+		resource: 'leads',
+		collectionOf: (org) => org.leads,
+		parseFilters: parseLeadFilters,
+		matcher: leadMatcher,
+		createdRange: (filters) => ({
+			from: filters.created_after as number | undefined,
+			to: filters.created_before as number | undefined,
+		}),
+		withTotal: true,
+		view: leadView,
+	}),
 	route('POST', '/leads', (context) => {
 		const body = requireObject(context.body);
 		const name = requiredString(body, 'name');

@@ -1,7 +1,7 @@
 import type { CursorFilters } from '../cursor';
-import { positionOf, type SortedCollection, type Sortable } from '../store';
+import { positionOf, type OrganizationData, type SortedCollection, type Sortable } from '../store';
 import { parseLimit } from '../validation';
-import type { RouteContext } from './route';
+import { ok, route, type Route, type RouteContext } from './route';
 
 export interface ListSpec<T extends Sortable> {
 	resource: 'leads' | 'conversations' | 'agents';
@@ -55,6 +55,17 @@ export function listPage<T extends Sortable>(context: RouteContext, spec: ListSp
 	pagination.has_more = page.hasMore;
 	pagination.next_cursor = nextCursor;
 	return { data: page.items.map((item) => spec.view(item)), pagination };
+}
+
+/** GET /{resource}: one page of the caller's organization's records. */
+export function listRoute<T extends Sortable>(
+	spec: Omit<ListSpec<T>, 'collection'> & {
+		collectionOf(org: OrganizationData): SortedCollection<T>;
+	},
+): Route {
+	return route('GET', `/${spec.resource}`, (context) =>
+		ok(listPage(context, { ...spec, collection: spec.collectionOf(context.org) })),
+	);
 }
 
 function signature(filters: CursorFilters): string {
