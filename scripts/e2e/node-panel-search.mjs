@@ -10,23 +10,12 @@
 // [...], "Actions (10)": [...] } }, nodeTypes: [...] }, where opened is the package's entry of the
 // results opened, and nodeTypes are the package's entries of /types/nodes.json (what the editor
 // searches).
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const require = createRequire(join(repoRoot, 'harness', 'real-n8n', 'install', 'package.json'));
-const { chromium } = require('playwright-core');
-
-function option(name, fallback) {
-	const index = process.argv.indexOf(`--${name}`);
-	return index > 0 ? process.argv[index + 1] : fallback;
-}
+import { OWNER, launchChromium, option, signIn } from './editor.mjs';
 
 const url = option('url', 'http://localhost:5678');
 const query = option('query', 'dealership');
-const email = option('email', 'owner@dealership.test');
-const password = option('password', 'Dealership-e2e-1');
+const email = option('email', OWNER.email);
+const password = option('password', OWNER.password);
 const screenshot = option('screenshot');
 const packagePrefix = 'n8n-nodes-lead-conversations.';
 
@@ -34,21 +23,14 @@ const packagePrefix = 'n8n-nodes-lead-conversations.';
 const step = (text) => process.stderr.write(`[node-panel-search] ${text}\n`);
 
 step('launching Chromium');
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-	args: ['--no-sandbox', '--ignore-certificate-errors'],
-});
+const browser = await launchChromium();
 let page;
 try {
 	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 	// A cold editor loads some 450 files; on a busy two-core machine that takes minutes.
 	page.setDefaultTimeout(180_000);
 	step(`opening ${url}/signin`);
-	await page.goto(`${url}/signin`, { waitUntil: 'domcontentloaded', timeout: 240_000 });
-	await page.locator('input[type="email"], input[name="emailOrLdapLoginId"]').first().fill(email);
-	await page.locator('input[type="password"]').first().fill(password);
-	await page.keyboard.press('Enter');
-	await page.waitForURL((target) => !target.pathname.startsWith('/signin'), { timeout: 180_000 });
+	await signIn(page, url, { email, password }, 240_000);
 	step('signed in');
 
 	// What the editor loads to build its node panel, fetched with the editor's own session.

@@ -4,44 +4,24 @@
 //
 // Start the editor first (`npm run dev`), then:
 //   node scripts/e2e/screenshot-node-panel.mjs [--url http://localhost:5678] [--out docs/node-panel.png]
-import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const require = createRequire(join(repoRoot, 'harness', 'real-n8n', 'install', 'package.json'));
-const { chromium } = require('playwright-core');
-
-function option(name, fallback) {
-	const index = process.argv.indexOf(`--${name}`);
-	return index > 0 ? process.argv[index + 1] : fallback;
-}
+import { OWNER, launchChromium, option, repoRoot, signIn } from './editor.mjs';
 
 const url = option('url', 'http://localhost:5678');
 const out = resolve(repoRoot, option('out', 'docs/node-panel.png'));
 const workflowId = option('workflow', 'LcExampleLeadsCsv');
 // "New leads since last run": Lead → Get Many with its filters and options.
 const nodeId = option('node', 'a1000000-0000-4000-8000-000000000003');
-const owner = { email: 'owner@dealership.test', password: 'Dealership-e2e-1' };
 
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-	args: ['--no-sandbox', '--ignore-certificate-errors'],
-});
+const browser = await launchChromium();
 try {
 	const page = await browser.newPage({
 		viewport: { width: 1440, height: 900 },
 		deviceScaleFactor: 1,
 	});
-	await page.goto(`${url}/signin`);
-	await page
-		.locator('input[type="email"], input[name="emailOrLdapLoginId"]')
-		.first()
-		.fill(owner.email);
-	await page.locator('input[type="password"]').first().fill(owner.password);
-	await page.keyboard.press('Enter');
-	await page.waitForURL((target) => !target.pathname.startsWith('/signin'), { timeout: 30_000 });
+	await signIn(page, url, OWNER, 30_000);
 
 	await page.goto(`${url}/workflow/${workflowId}/${nodeId}`);
 	const panel = page.locator('[data-test-id="ndv"]');
