@@ -61,29 +61,25 @@ it('passes when the tarball holds exactly the files n8n loads', () => {
 	expect(result.status).toBe(0);
 });
 
-it('refuses a compiled file that nothing requires', () => {
-	write('dist/nodes/Example/helpers/unused.js', 'module.exports = {};\n');
-	const result = check();
-	expect(result.output).toContain(
+it.each<[string, () => void, string]>([
+	[
+		'a compiled file that nothing requires',
+		() => write('dist/nodes/Example/helpers/unused.js', 'module.exports = {};\n'),
 		'FAIL: in the tarball but n8n never loads it: dist/nodes/Example/helpers/unused.js',
-	);
-	expect(result.status).toBe(1);
-});
-
-it('refuses a node without its codex file', () => {
-	unlinkSync(join(directory, 'dist/nodes/Example/Example.node.json'));
-	const result = check();
-	expect(result.output).toContain(
+	],
+	[
+		'a node without its codex file',
+		() => unlinkSync(join(directory, 'dist/nodes/Example/Example.node.json')),
 		'FAIL: not built: dist/nodes/Example/Example.node.json (codex of dist/nodes/Example/Example.node.js)',
-	);
-	expect(result.status).toBe(1);
-});
-
-it('refuses files the "files" list lets in but n8n does not read', () => {
-	write('dist/icons/unused.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
-	const result = check();
-	expect(result.output).toContain(
+	],
+	[
+		'files the "files" list lets in but n8n does not read',
+		() => write('dist/icons/unused.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>\n'),
 		'FAIL: in the tarball but n8n never loads it: dist/icons/unused.svg',
-	);
+	],
+])('refuses %s', (_case, spoil, failure) => {
+	spoil();
+	const result = check();
+	expect(result.output).toContain(failure);
 	expect(result.status).toBe(1);
 });
