@@ -34,6 +34,21 @@ export async function run(
 	return await runActionNode(parameters, credentialsOf(sandbox, key), rest);
 }
 
+/**
+ * Runs one operation of the action node on the sandbox of `context`: the parameters a test gives
+ * are those besides resource and operation.
+ */
+export function operationRunner(
+	context: { sandbox: RunningSandbox },
+	resource: string,
+	operation: string,
+) {
+	return async (
+		parameters: INodeParameters = {},
+		options: RunActionNodeOptions & { key?: keyof RunningSandbox['keys'] } = {},
+	) => await run(context.sandbox, { resource, operation, ...parameters }, options);
+}
+
 export function jsonOf(result: RunResult): IDataObject[] {
 	return result.output(NODE).map((item) => item.json);
 }

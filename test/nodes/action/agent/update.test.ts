@@ -1,14 +1,13 @@
 import { LeadConversations } from '../../../../nodes/LeadConversations/LeadConversations.node';
-import { alphaAgents, apiRequests, jsonOf, ref, run, useSandbox } from '../helpers';
+import { alphaAgents, apiRequests, jsonOf, ref, useSandbox, operationRunner } from '../helpers';
 
 const ctx = useSandbox();
+const runOperation = operationRunner(ctx, 'agent', 'update');
 
 describe('Agent → Update', () => {
 	test('sends name, status, language and a nested configuration; handoff triggers replace the list', async () => {
 		const agent = alphaAgents(ctx.sandbox).find((a) => a.status !== 'draft')!;
-		const result = await run(ctx.sandbox, {
-			resource: 'agent',
-			operation: 'update',
+		const result = await runOperation({
 			agent: ref('id', agent.id),
 			updateFields: {
 				name: 'Sofía',
@@ -43,9 +42,7 @@ describe('Agent → Update', () => {
 
 	test('Handoff Triggers added with no entries clears the list', async () => {
 		const agent = alphaAgents(ctx.sandbox)[0];
-		const result = await run(ctx.sandbox, {
-			resource: 'agent',
-			operation: 'update',
+		const result = await runOperation({
 			agent: ref('id', agent.id),
 			updateFields: { handoffTriggers: [] },
 		});
@@ -55,9 +52,7 @@ describe('Agent → Update', () => {
 	});
 
 	test('an empty update is refused before sending', async () => {
-		const result = await run(ctx.sandbox, {
-			resource: 'agent',
-			operation: 'update',
+		const result = await runOperation({
 			agent: ref('id', alphaAgents(ctx.sandbox)[0].id),
 			updateFields: {},
 		});

@@ -1,9 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { StoredConversation } from '../../../../sandbox';
-import { apiRequests, jsonOf, ref, run, useSandbox, seededConversation } from '../helpers';
+import {
+	apiRequests,
+	jsonOf,
+	ref,
+	run,
+	useSandbox,
+	seededConversation,
+	operationRunner,
+} from '../helpers';
 
 const ctx = useSandbox({ leads: 600 }, { resetEach: false });
+const runOperation = operationRunner(ctx, 'conversation', 'get');
 
 const conversationWhere = (test: (conversation: StoredConversation) => boolean) =>
 	seededConversation(ctx.sandbox, test);
@@ -11,11 +20,7 @@ const conversationWhere = (test: (conversation: StoredConversation) => boolean) 
 describe('Conversation → Get', () => {
 	test('returns the AI summary and the messages, oldest first', async () => {
 		const stored = conversationWhere((c) => c.channel !== 'phone' && c.messages.length > 2);
-		const result = await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'get',
-			conversation: ref('list', stored.id),
-		});
+		const result = await runOperation({ conversation: ref('list', stored.id) });
 		const [conversation] = jsonOf(result);
 		expect(conversation).toMatchObject({ id: stored.id, ai_summary: stored.ai_summary });
 		expect((conversation.messages as IDataObject[]).map((m) => m.id)).toEqual(
@@ -25,19 +30,13 @@ describe('Conversation → Get', () => {
 
 	test('a phone conversation returns its transcript', async () => {
 		const stored = conversationWhere((c) => c.channel === 'phone');
-		const result = await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'get',
-			conversation: ref('id', stored.id),
-		});
+		const result = await runOperation({ conversation: ref('id', stored.id) });
 		expect(jsonOf(result)[0].transcript).toBe(stored.transcript);
 	});
 
 	test('One Item per Message outputs each message with its conversation, paired to the input', async () => {
 		const stored = conversationWhere((c) => c.channel !== 'phone' && c.messages.length > 2);
-		const result = await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'get',
+		const result = await runOperation({
 			conversation: ref('id', stored.id),
 			options: { splitMessages: true },
 		});
@@ -57,9 +56,7 @@ describe('Conversation → Get', () => {
 
 	test('One Item per Message splits a phone transcript into speaker turns', async () => {
 		const stored = conversationWhere((c) => c.channel === 'phone');
-		const result = await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'get',
+		const result = await runOperation({
 			conversation: ref('id', stored.id),
 			options: { splitMessages: true },
 		});
@@ -76,11 +73,7 @@ describe('Conversation → Get', () => {
 	});
 
 	test('an unknown conversation is "not found in this organization" (flat error shape)', async () => {
-		const result = await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'get',
-			conversation: ref('id', 'conv_missing'),
-		});
+		const result = await runOperation({ conversation: ref('id', 'conv_missing') });
 		expect(result.error?.httpCode).toBe('404');
 		expect(result.error?.message).toBe('Conversation conv_missing not found in this organization');
 		expect(result.error?.description).toMatch(/^HTTP 404 not_found: /);

@@ -1,9 +1,10 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { StoredConversation } from '../../../../sandbox';
-import { apiRequests, jsonOf, pages, ref, run, useSandbox } from '../helpers';
+import { apiRequests, jsonOf, pages, ref, run, useSandbox, operationRunner } from '../helpers';
 
 const ctx = useSandbox({ leads: 600 }, { resetEach: false });
+const runOperation = operationRunner(ctx, 'conversation', 'getAll');
 
 function alphaConversations(): StoredConversation[] {
 	return ctx.sandbox.control
@@ -31,12 +32,7 @@ describe('Conversation → Get Many', () => {
 			if (subset.includes('channel')) filters.channel = values.channel;
 			if (subset.includes('status')) filters.status = values.status;
 
-			const result = await run(ctx.sandbox, {
-				resource: 'conversation',
-				operation: 'getAll',
-				returnAll: true,
-				filters,
-			});
+			const result = await runOperation({ returnAll: true, filters });
 			expect(result.error).toBeUndefined();
 			const expected = all.filter(
 				(c) =>
@@ -60,11 +56,7 @@ describe('Conversation → Get Many', () => {
 	});
 
 	test('Limit 150 reads two pages of 100 and 50', async () => {
-		const result = await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'getAll',
-			limit: 150,
-		});
+		const result = await runOperation({ limit: 150 });
 		expect(jsonOf(result)).toHaveLength(150);
 		expect(apiRequests(ctx.sandbox).map((r) => r.query.limit)).toEqual(['100', '50']);
 	});

@@ -9,9 +9,11 @@ import {
 	useSandbox,
 	visibleTrace,
 	seededConversation,
+	operationRunner,
 } from '../helpers';
 
 const ctx = useSandbox({ leads: 600 }, { resetEach: false });
+const runOperation = operationRunner(ctx, 'conversation', 'sendMessage');
 
 const conversationWhere = (test: (conversation: StoredConversation) => boolean) =>
 	seededConversation(ctx.sandbox, test);
@@ -26,13 +28,7 @@ describe('Conversation → Send Message', () => {
 	])('posts a %s message once as a human advisor', async (type, content) => {
 		const conversation = open();
 		const before = conversation.messages.length;
-		const result = await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'sendMessage',
-			conversation: ref('id', conversation.id),
-			type,
-			content,
-		});
+		const result = await runOperation({ conversation: ref('id', conversation.id), type, content });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toMatchObject({
 			conversation_id: conversation.id,
@@ -48,9 +44,7 @@ describe('Conversation → Send Message', () => {
 
 	test('Pause AI pauses the AI for that conversation', async () => {
 		const conversation = open();
-		await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'sendMessage',
+		await runOperation({
 			conversation: ref('id', conversation.id),
 			content: 'I take it from here',
 			pauseAi: true,
@@ -61,12 +55,7 @@ describe('Conversation → Send Message', () => {
 	test('a conversation that is not open is refused with a clear message, nothing is posted', async () => {
 		const closed = conversationWhere((c) => c.status === 'closed' && c.channel !== 'phone');
 		const before = closed.messages.length;
-		const result = await run(ctx.sandbox, {
-			resource: 'conversation',
-			operation: 'sendMessage',
-			conversation: ref('id', closed.id),
-			content: 'Hello?',
-		});
+		const result = await runOperation({ conversation: ref('id', closed.id), content: 'Hello?' });
 		expect(result.error?.message).toBe(
 			`Conversation ${closed.id} is not open, so the message was not sent`,
 		);

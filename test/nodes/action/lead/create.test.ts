@@ -1,13 +1,12 @@
-import { apiRequests, jsonOf, pairedOf, run, useSandbox } from '../helpers';
+import { apiRequests, jsonOf, pairedOf, run, useSandbox, operationRunner } from '../helpers';
 import { expectRefusedBeforeSending, refusals, withExpression } from '../refusals';
 
 const ctx = useSandbox();
+const runOperation = operationRunner(ctx, 'lead', 'create');
 
 describe('Lead → Create', () => {
 	test('creates a lead with every field, once, and returns it', async () => {
-		const result = await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'create',
+		const result = await runOperation({
 			name: 'María Pérez',
 			phone: '+5491155550123',
 			channel: 'web_form',
@@ -41,12 +40,7 @@ describe('Lead → Create', () => {
 	});
 
 	test('without a channel the lead is recorded as created through the interface', async () => {
-		const result = await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'create',
-			name: 'Ana',
-			phone: '+14155550100',
-		});
+		const result = await runOperation({ name: 'Ana', phone: '+14155550100' });
 		const [lead] = jsonOf(result);
 		expect(lead).toMatchObject({ channel: 'api', email: null, vehicle_interest: null });
 	});
@@ -62,13 +56,7 @@ describe('Lead → Create', () => {
 	])(
 		'bad input %p is refused before sending, naming the field and item',
 		async (change, message) => {
-			const result = await run(ctx.sandbox, {
-				resource: 'lead',
-				operation: 'create',
-				name: 'María',
-				phone: '+5491155550123',
-				...change,
-			});
+			const result = await runOperation({ name: 'María', phone: '+5491155550123', ...change });
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toMatch(message);
 			expect(result.error?.name).toBe('NodeOperationError');

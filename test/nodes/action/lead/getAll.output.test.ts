@@ -1,14 +1,24 @@
 // Lead → Get Many: what comes out (Raw, Flat), and one query per input item.
 
 import { FLAT_LEAD_COLUMNS } from '../../../../nodes/LeadConversations/helpers/flatLead';
-import { alphaLeads, apiRequests, jsonOf, pages, pairedOf, run, useSandbox } from '../helpers';
+import {
+	alphaLeads,
+	apiRequests,
+	jsonOf,
+	pages,
+	pairedOf,
+	run,
+	useSandbox,
+	operationRunner,
+} from '../helpers';
 
 const SEED_LEADS = 1200;
 const ctx = useSandbox({ leads: SEED_LEADS }, { resetEach: false });
+const runOperation = operationRunner(ctx, 'lead', 'getAll');
 
 describe('Lead → Get Many, output', () => {
 	test('Raw returns each lead as the service sends it', async () => {
-		const result = await run(ctx.sandbox, { resource: 'lead', operation: 'getAll', limit: 3 });
+		const result = await runOperation({ limit: 3 });
 		const [first] = jsonOf(result);
 		const stored = alphaLeads(ctx.sandbox).find((lead) => lead.id === first.id)!;
 		const { notes: _notes, ...visible } = stored;
@@ -16,12 +26,7 @@ describe('Lead → Get Many, output', () => {
 	});
 
 	test('Flat returns spreadsheet columns in a fixed order for every lead', async () => {
-		const result = await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'getAll',
-			limit: 120,
-			options: { output: 'flat' },
-		});
+		const result = await runOperation({ limit: 120, options: { output: 'flat' } });
 		const rows = jsonOf(result);
 		expect(rows).toHaveLength(120);
 		for (const row of rows) expect(Object.keys(row)).toEqual([...FLAT_LEAD_COLUMNS]);
@@ -30,7 +35,7 @@ describe('Lead → Get Many, output', () => {
 	});
 
 	test('every item is paired with the single input item', async () => {
-		const result = await run(ctx.sandbox, { resource: 'lead', operation: 'getAll', limit: 130 });
+		const result = await runOperation({ limit: 130 });
 		expect(new Set(pairedOf(result).map((p) => JSON.stringify(p)))).toEqual(
 			new Set([JSON.stringify({ item: 0 })]),
 		);

@@ -1,10 +1,11 @@
 // Lead → Get Many: bad input refused before anything is sent, typed or from an expression.
 
-import { apiRequests, jsonOf, run, useSandbox } from '../helpers';
+import { apiRequests, jsonOf, run, useSandbox, operationRunner } from '../helpers';
 import { expectRefusedBeforeSending, refusals, withExpression } from '../refusals';
 
 const SEED_LEADS = 1200;
 const ctx = useSandbox({ leads: SEED_LEADS }, { resetEach: false });
+const runOperation = operationRunner(ctx, 'lead', 'getAll');
 
 describe('Lead → Get Many, bad input is refused before sending', () => {
 	test.each([
@@ -34,20 +35,14 @@ describe('Lead → Get Many, bad input is refused before sending', () => {
 			/^Only New Since Last Run needs Return All/,
 		],
 	])('%p', async (parameters, message) => {
-		const result = await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'getAll',
-			...(parameters as object),
-		});
+		const result = await runOperation({ ...(parameters as object) });
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toMatch(message);
 		expect(apiRequests(ctx.sandbox)).toHaveLength(0);
 	});
 
 	test('a date from an expression is accepted as a date object too', async () => {
-		const result = await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'getAll',
+		const result = await runOperation({
 			limit: 5,
 			filters: { createdAfter: '={{ $now.minus({ years: 5 }) }}' },
 		});

@@ -1,10 +1,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { StoredLead } from '../../../../sandbox';
-import { alphaLeads, apiRequests, jsonOf, pages, run, useSandbox } from '../helpers';
+import { alphaLeads, apiRequests, jsonOf, pages, useSandbox, operationRunner } from '../helpers';
 
 const SEED_LEADS = 1200;
 const ctx = useSandbox({ leads: SEED_LEADS }, { resetEach: false });
+const runOperation = operationRunner(ctx, 'lead', 'getAll');
 
 type FilterName =
 	| 'status'
@@ -83,12 +84,7 @@ describe('Lead → Get Many, Return All', () => {
 			const filters: INodeParameters = {};
 			for (const name of subset) filters[name] = values[name];
 
-			const result = await run(ctx.sandbox, {
-				resource: 'lead',
-				operation: 'getAll',
-				returnAll: true,
-				filters,
-			});
+			const result = await runOperation({ returnAll: true, filters });
 			expect(result.error).toBeUndefined();
 
 			const expected = leads.filter((lead) => matches(lead, filters)).map((lead) => lead.id);
@@ -118,7 +114,7 @@ describe('Lead → Get Many, Limit', () => {
 		[250, [100, 100, 50]],
 		[600, [100, 100, 100, 100, 100, 100]],
 	])('Limit %d sends page sizes %p and returns exactly that many leads', async (limit, sizes) => {
-		const result = await run(ctx.sandbox, { resource: 'lead', operation: 'getAll', limit });
+		const result = await runOperation({ limit });
 		expect(result.error).toBeUndefined();
 		const leads = jsonOf(result);
 		expect(leads).toHaveLength(limit);
@@ -128,18 +124,13 @@ describe('Lead → Get Many, Limit', () => {
 
 	test('a limit above the number of matches stops when the list ends', async () => {
 		const qualified = alphaLeads(ctx.sandbox).filter((lead) => lead.status === 'qualified').length;
-		const result = await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'getAll',
-			limit: qualified + 500,
-			filters: { status: 'qualified' },
-		});
+		const result = await runOperation({ limit: qualified + 500, filters: { status: 'qualified' } });
 		expect(jsonOf(result)).toHaveLength(qualified);
 		expect(apiRequests(ctx.sandbox, '/v1/leads')).toHaveLength(pages(qualified));
 	});
 
 	test('the default is 50 leads in one request', async () => {
-		const result = await run(ctx.sandbox, { resource: 'lead', operation: 'getAll' });
+		const result = await runOperation({});
 		expect(jsonOf(result)).toHaveLength(50);
 		expect(apiRequests(ctx.sandbox, '/v1/leads').map((r) => r.query.limit)).toEqual(['50']);
 	});

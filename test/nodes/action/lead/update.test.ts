@@ -1,14 +1,13 @@
-import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox } from '../helpers';
+import { alphaLeads, apiRequests, jsonOf, ref, run, useSandbox, operationRunner } from '../helpers';
 import { expectRefusedBeforeSending, refusals, withExpression } from '../refusals';
 
 const ctx = useSandbox();
+const runOperation = operationRunner(ctx, 'lead', 'update');
 
 describe('Lead → Update', () => {
 	test('changes status, advisor, vehicle interest and notes in one PATCH', async () => {
 		const id = alphaLeads(ctx.sandbox)[0].id;
-		const result = await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'update',
+		const result = await runOperation({
 			lead: ref('id', id),
 			updateFields: {
 				status: 'assigned',
@@ -32,15 +31,11 @@ describe('Lead → Update', () => {
 
 	test('Unassign sends assigned_to null and Fields to Clear send null', async () => {
 		const id = alphaLeads(ctx.sandbox)[0].id;
-		await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'update',
+		await runOperation({
 			lead: ref('id', id),
 			updateFields: { assignedTo: 'user_7', vehicleInterest: 'Hilux', notes: 'x' },
 		});
-		const result = await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'update',
+		const result = await runOperation({
 			lead: ref('id', id),
 			updateFields: { unassign: true, clearFields: ['vehicle_interest', 'notes'] },
 		});
@@ -51,12 +46,7 @@ describe('Lead → Update', () => {
 
 	test('fields not given stay unchanged', async () => {
 		const before = alphaLeads(ctx.sandbox)[0];
-		await run(ctx.sandbox, {
-			resource: 'lead',
-			operation: 'update',
-			lead: ref('id', before.id),
-			updateFields: { status: 'lost' },
-		});
+		await runOperation({ lead: ref('id', before.id), updateFields: { status: 'lost' } });
 		const after = ctx.sandbox.control.state().leads.find((l) => l.id === before.id)!;
 		expect(after).toMatchObject({
 			status: 'lost',
@@ -74,9 +64,7 @@ describe('Lead → Update', () => {
 	])(
 		'contradictory or empty update %p is refused before sending',
 		async (updateFields, message) => {
-			const result = await run(ctx.sandbox, {
-				resource: 'lead',
-				operation: 'update',
+			const result = await runOperation({
 				lead: ref('id', alphaLeads(ctx.sandbox)[0].id),
 				updateFields,
 			});
