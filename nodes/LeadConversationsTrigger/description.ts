@@ -10,11 +10,7 @@ import {
 	WEBHOOK_ALL_EVENTS,
 	WEBHOOK_EVENTS,
 } from '../shared/constants';
-import {
-	DEFAULT_MAX_EVENT_AGE_MINUTES,
-	MAX_MAX_EVENT_AGE_MINUTES,
-	MIN_MAX_EVENT_AGE_MINUTES,
-} from '../shared/events/replayWindow';
+import { eventOutputOption, maxEventAgeOption } from '../shared/events/options';
 import { optionsOf } from '../shared/labels';
 
 const eventOptions: INodePropertyOptions[] = [
@@ -101,15 +97,9 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					"Whether to read the lead's current values (one GET per event) and add them as current_lead, so later nodes act on today's values rather than those at the time of the event. Appointment and conversation events fetch the lead they belong to.",
 			},
-			{
-				displayName: 'Maximum Event Age (Minutes)',
-				name: 'maxEventAge',
-				type: 'number',
-				typeOptions: { minValue: MIN_MAX_EVENT_AGE_MINUTES, maxValue: MAX_MAX_EVENT_AGE_MINUTES },
-				default: DEFAULT_MAX_EVENT_AGE_MINUTES,
-				description:
-					"Deliveries whose event timestamp is older than this, or more than 5 minutes ahead, are refused with 403 and start no run, even when correctly signed: they can only be captured deliveries sent again. The service's last retry comes about 36 minutes after the first attempt.",
-			},
+			maxEventAgeOption(
+				"Deliveries whose event timestamp is older than this, or more than 5 minutes ahead, are refused with 403 and start no run, even when correctly signed: they can only be captured deliveries sent again. The service's last retry comes about 36 minutes after the first attempt.",
+			),
 			{
 				displayName: 'Only If Channel Is One Of',
 				name: 'channels',
@@ -146,24 +136,7 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					"Start the workflow for a lead event only when the lead's status is one of these. Other events are not filtered.",
 			},
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				options: [
-					{
-						name: 'Whole Payload',
-						value: 'payload',
-						description: 'Event, timestamp, organization_id and data',
-					},
-					{
-						name: 'Data Only',
-						value: 'data',
-						description: 'Only the event-specific data object',
-					},
-				],
-				default: 'payload',
-			},
+			eventOutputOption,
 		],
 	},
 ];

@@ -9,13 +9,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { SIGNATURE_HEADER } from '../../../shared/constants';
 import { type OutputShape, outputJson } from '../../../shared/events/payload';
 import { SIGNING_SECRET_CREDENTIAL } from '../../../shared/events/signingSecret';
-import {
-	DEFAULT_MAX_EVENT_AGE_MINUTES,
-	MAX_MAX_EVENT_AGE_MINUTES,
-	MIN_MAX_EVENT_AGE_MINUTES,
-	type ReplayWindow,
-	replayWindowOf,
-} from '../../../shared/events/replayWindow';
+import { eventOutputOption, maxEventAgeOption } from '../../../shared/events/options';
+import { type ReplayWindow, replayWindowOf } from '../../../shared/events/replayWindow';
 import { collectionParameter } from '../input';
 import { type DeliveryCheck, type Rejection, checkDelivery } from './checkDelivery';
 import { storedKeyOf, unseenDeliveries } from './seenDeliveries';
@@ -65,29 +60,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				options: [
-					{
-						name: 'Whole Payload',
-						value: 'payload',
-						description: 'Event, timestamp, organization_id and data',
-					},
-					{ name: 'Data Only', value: 'data', description: 'Only the event-specific data object' },
-				],
-				default: 'payload',
-			},
-			{
-				displayName: 'Maximum Event Age (Minutes)',
-				name: 'maxEventAge',
-				type: 'number',
-				typeOptions: { minValue: MIN_MAX_EVENT_AGE_MINUTES, maxValue: MAX_MAX_EVENT_AGE_MINUTES },
-				default: DEFAULT_MAX_EVENT_AGE_MINUTES,
-				description:
-					"Refuse (reason outside_replay_window) an event whose timestamp is older than this, or more than 5 minutes ahead, even when correctly signed: it can only be a captured delivery sent again. The service's last retry comes about 36 minutes after the first attempt.",
-			},
+			eventOutputOption,
+			maxEventAgeOption(
+				"Refuse (reason outside_replay_window) an event whose timestamp is older than this, or more than 5 minutes ahead, even when correctly signed: it can only be a captured delivery sent again. The service's last retry comes about 36 minutes after the first attempt.",
+			),
 		],
 	},
 ];
