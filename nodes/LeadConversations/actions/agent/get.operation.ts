@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
 import { checkPlainId } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
-import { locatorValue, bodyAsItem, throwIfInvalid } from '../input';
+import { locatorValue, throwIfInvalid } from '../input';
+import { requestRecord } from '../record';
 
 const properties: INodeProperties[] = [agentLocator];
 
@@ -17,10 +17,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const agentId = locatorValue.call(this, 'agent', itemIndex);
 	throwIfInvalid.call(this, itemIndex, checkPlainId('Agent', agentId));
 
-	const path = `/agents/${encodeURIComponent(agentId)}`;
-	const { body: agent } = await apiRequest.call(this, 'GET', path, {
-		itemIndex,
-		about: `Agent ${agentId}`,
-	});
-	return [bodyAsItem(agent)];
+	const address = { collection: 'agents', label: 'Agent', id: agentId };
+	return [await requestRecord.call(this, 'GET', address, { itemIndex })];
 }

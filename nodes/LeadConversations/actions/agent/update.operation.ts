@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { AGENT_LANGUAGES, AGENT_SETTABLE_STATUSES, AGENT_TONES } from '../../../shared/constants';
-import { apiRequest } from '../../../shared/transport';
 import type { Problem } from '../../../shared/validation';
 import {
 	checkFieldsToUpdate,
@@ -17,7 +16,8 @@ import {
 	isGiven,
 } from '../../../shared/validation';
 import { agentLocator } from '../common.descriptions';
-import { collectionParameter, locatorValue, bodyAsItem, throwIfInvalid } from '../input';
+import { collectionParameter, locatorValue, throwIfInvalid } from '../input';
+import { requestRecord } from '../record';
 import { optionsOf } from '../../../shared/labels';
 
 const properties: INodeProperties[] = [
@@ -150,11 +150,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	throwIfInvalid.call(this, itemIndex, firstProblem(checkPlainId('Agent', agentId), problem));
 
-	const path = `/agents/${encodeURIComponent(agentId)}`;
-	const { body: agent } = await apiRequest.call(this, 'PATCH', path, {
-		body,
-		itemIndex,
-		about: `Agent ${agentId}`,
-	});
-	return [bodyAsItem(agent)];
+	const address = { collection: 'agents', label: 'Agent', id: agentId };
+	return [await requestRecord.call(this, 'PATCH', address, { itemIndex, body })];
 }

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { CONVERSATION_ID_PREFIX } from '../../../shared/constants';
-import { apiRequest } from '../../../shared/transport';
 import { checkBoolean, checkIdPrefix, firstProblem, ifGiven } from '../../../shared/validation';
 import { conversationToMessageItems } from '../../helpers/messageItems';
 import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
-import { collectionParameter, locatorValue, bodyAsItem, throwIfInvalid } from '../input';
+import { collectionParameter, locatorValue, throwIfInvalid } from '../input';
+import { requestRecord } from '../record';
 
 const properties: INodeProperties[] = [
 	conversationLeadLocator,
@@ -47,13 +47,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		),
 	);
 
-	const { body: conversation } = await apiRequest.call(
-		this,
-		'GET',
-		`/conversations/${encodeURIComponent(conversationId)}`,
-		{ itemIndex, about: `Conversation ${conversationId}` },
-	);
-	return options.splitMessages === true
-		? conversationToMessageItems(bodyAsItem(conversation))
-		: [bodyAsItem(conversation)];
+	const address = { collection: 'conversations', label: 'Conversation', id: conversationId };
+	const conversation = await requestRecord.call(this, 'GET', address, { itemIndex });
+	return options.splitMessages === true ? conversationToMessageItems(conversation) : [conversation];
 }

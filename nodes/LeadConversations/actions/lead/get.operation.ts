@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LEAD_ID_PREFIX } from '../../../shared/constants';
-import { apiRequest } from '../../../shared/transport';
 import { checkIdPrefix } from '../../../shared/validation';
 import { leadLocator } from '../common.descriptions';
-import { locatorValue, bodyAsItem, throwIfInvalid } from '../input';
+import { locatorValue, throwIfInvalid } from '../input';
+import { requestRecord } from '../record';
 
 const properties: INodeProperties[] = [leadLocator];
 
@@ -18,10 +18,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const leadId = locatorValue.call(this, 'lead', itemIndex);
 	throwIfInvalid.call(this, itemIndex, checkIdPrefix('Lead', leadId, LEAD_ID_PREFIX));
 
-	const path = `/leads/${encodeURIComponent(leadId)}`;
-	const { body: lead } = await apiRequest.call(this, 'GET', path, {
-		itemIndex,
-		about: `Lead ${leadId}`,
-	});
-	return [bodyAsItem(lead)];
+	const address = { collection: 'leads', label: 'Lead', id: leadId };
+	return [await requestRecord.call(this, 'GET', address, { itemIndex })];
 }

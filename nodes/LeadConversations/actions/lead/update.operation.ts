@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LEAD_ID_PREFIX, LEAD_STATUSES } from '../../../shared/constants';
-import { apiRequest } from '../../../shared/transport';
 import type { Problem } from '../../../shared/validation';
 import {
 	checkBoolean,
@@ -16,13 +15,8 @@ import {
 	isGiven,
 } from '../../../shared/validation';
 import { leadLocator } from '../common.descriptions';
-import {
-	collectionParameter,
-	locatorValue,
-	bodyAsItem,
-	trimmedText,
-	throwIfInvalid,
-} from '../input';
+import { collectionParameter, locatorValue, trimmedText, throwIfInvalid } from '../input';
+import { requestRecord } from '../record';
 import { optionsOf } from '../../../shared/labels';
 
 /** Optional fields of a lead that can be cleared by sending them as null. */
@@ -156,11 +150,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		firstProblem(checkIdPrefix('Lead', leadId, LEAD_ID_PREFIX), problem),
 	);
 
-	const path = `/leads/${encodeURIComponent(leadId)}`;
-	const { body: lead } = await apiRequest.call(this, 'PATCH', path, {
-		body,
-		itemIndex,
-		about: `Lead ${leadId}`,
-	});
-	return [bodyAsItem(lead)];
+	const address = { collection: 'leads', label: 'Lead', id: leadId };
+	return [await requestRecord.call(this, 'PATCH', address, { itemIndex, body })];
 }
