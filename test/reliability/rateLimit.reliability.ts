@@ -6,8 +6,8 @@ import { createHash } from 'crypto';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runActionNode, startTestSandbox, type RunningSandbox } from '../../harness/engine';
-import { NODE, byId, credentialsOf, seconds } from './support/common';
+import { runActionNode } from '../../harness/engine';
+import { NODE, byId, credentialsOf, seconds, useTracedSandbox } from './support/common';
 import { recordFigure } from './support/figures';
 import { SecretTrace } from './support/trace';
 
@@ -19,24 +19,16 @@ const ITEMS_PER_WORKFLOW = LIMIT;
 const KEYS = ['full', 'otherOrganization'] as const;
 const ORGANIZATION = { full: 'org_alpha', otherOrganization: 'org_beta' } as const;
 
-let sandbox: RunningSandbox;
 const trace = new SecretTrace('rateLimit.reliability.ts');
 
-beforeAll(async () => {
-	sandbox = await startTestSandbox();
-	trace.addApiKeys(sandbox);
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
+const ctx = useTracedSandbox(trace);
 
 /** Three kinds of work per key: reading leads, updating leads, reading conversations. */
 function workflowsFor(key: (typeof KEYS)[number]): Array<{
 	parameters: INodeParameters;
 	inputItems: Array<Record<string, string>>;
 }> {
-	const state = sandbox.control.state();
+	const state = ctx.sandbox.control.state();
 	const organization = ORGANIZATION[key];
 	const leads = state.leads.filter((lead) => lead.organization_id === organization);
 	const conversations = state.conversations.filter(
@@ -75,8 +67,8 @@ function workflowsFor(key: (typeof KEYS)[number]): Array<{
 }
 
 it(`finishes every execution with at most one 429 per ${WINDOW_MS} ms window and key when offered 3× the limit`, async () => {
-	sandbox.control.reset();
-	sandbox.control.setRateLimit(LIMIT, WINDOW_MS);
+	ctx.sandbox.control.reset();
+	ctx.sandbox.control.setRateLimit(LIMIT, WINDOW_MS);
 	// Start on a fresh window, so the first window is as full as the others.
 	await new Promise((resolve) => setTimeout(resolve, WINDOW_MS - (Date.now() % WINDOW_MS) + 5));
 	const startedAt = Date.now();
@@ -84,7 +76,7 @@ it(`finishes every execution with at most one 429 per ${WINDOW_MS} ms window and
 	const runs = await Promise.all(
 		KEYS.flatMap((key) =>
 			workflowsFor(key).map(async ({ parameters, inputItems }, index) => {
-				const result = await runActionNode(parameters, credentialsOf(sandbox, key), {
+				const result = await runActionNode(parameters, credentialsOf(ctx.sandbox, key), {
 					inputItems,
 				});
 				trace.addRun(`${key} workflow ${index + 1}`, result);
@@ -100,7 +92,9 @@ it(`finishes every execution with at most one 429 per ${WINDOW_MS} ms window and
 			result.output(NODE).length !== items ||
 			result.output(NODE).some((item) => item.json.error !== undefined),
 	);
-	const requests = sandbox.control.requests().filter((request) => request.path.startsWith('/v1/'));
+	const requests = ctx.sandbox.control
+		.requests()
+		.filter((request) => request.path.startsWith('/v1/'));
 	const perWindow = new Map<string, number>();
 	for (const request of requests.filter((r) => r.status === 429)) {
 		const window = `${request.key}@${Math.floor(request.at / WINDOW_MS)}`;
@@ -175,22 +169,25 @@ describe('two workers on one key', () => {
 	};
 	/** The pacing state a worker keeps for the key, found the way the transport names it. */
 	const pacingOf = (worker: { pacing: Pacing }) => {
-		const fingerprint = createHash('sha256').update(sandbox.keys.full).digest('hex').slice(0, 16);
-		return worker.pacing.pacingStateFor(`${sandbox.baseUrl}#${fingerprint}`);
+		const fingerprint = createHash('sha256')
+			.update(ctx.sandbox.keys.full)
+			.digest('hex')
+			.slice(0, 16);
+		return worker.pacing.pacingStateFor(`${ctx.sandbox.baseUrl}#${fingerprint}`);
 	};
 
 	it(`reads every lead once per run, with at most one 429 per window for all workers together`, async () => {
 		const workers = Array.from({ length: WORKERS }, loadWorker);
-		sandbox.control.reset({ leads: LEADS });
-		const expected = sandbox.control
+		ctx.sandbox.control.reset({ leads: LEADS });
+		const expected = ctx.sandbox.control
 			.state()
 			.leads.filter((lead) => lead.organization_id === 'org_alpha')
 			.map((lead) => lead.id)
 			.sort();
-		sandbox.control.setRateLimit(SHARED_LIMIT, SHARED_WINDOW_MS);
+		ctx.sandbox.control.setRateLimit(SHARED_LIMIT, SHARED_WINDOW_MS);
 		// A service across a network: each answer leaves LATENCY_MS after its request was counted,
 		// so what a worker reads is already old when the other worker's requests arrive.
-		sandbox.control.injectFaults({
+		ctx.sandbox.control.injectFaults({
 			kind: 'delay',
 			delayMs: LATENCY_MS,
 			probability: 1,
@@ -207,7 +204,7 @@ describe('two workers on one key', () => {
 				Array.from({ length: RUNS_PER_WORKER }, async (_, run) => {
 					const result = await engine.runActionNode(
 						{ resource: 'lead', operation: 'getAll', returnAll: true },
-						credentialsOf(sandbox, 'full'),
+						credentialsOf(ctx.sandbox, 'full'),
 						{ nodeTypes: { [engine.ACTION_NODE_TYPE]: node } },
 					);
 					trace.addRun(`worker ${worker + 1} run ${run + 1}`, result);
@@ -216,14 +213,16 @@ describe('two workers on one key', () => {
 			),
 		);
 		const elapsed = Date.now() - startedAt;
-		sandbox.control.clearFaults();
+		ctx.sandbox.control.clearFaults();
 
 		const complete = runs.filter((result) => {
 			if (result.status !== 'success') return false;
 			const ids = result.output(NODE).map((item) => String(item.json.id));
 			return ids.length === expected.length && [...ids].sort().join() === expected.join();
 		});
-		const requests = sandbox.control.requests().filter((request) => request.path === '/v1/leads');
+		const requests = ctx.sandbox.control
+			.requests()
+			.filter((request) => request.path === '/v1/leads');
 		const perWindow = new Map<number, number>();
 		for (const request of requests.filter((r) => r.status === 429)) {
 			const window = Math.floor(request.at / SHARED_WINDOW_MS);

@@ -5,13 +5,8 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	runActionNode,
-	startTestSandbox,
-	type RunActionNodeOptions,
-	type RunningSandbox,
-} from '../../harness/engine';
-import { NODE, byId, credentialsOf } from './support/common';
+import { runActionNode, type RunActionNodeOptions } from '../../harness/engine';
+import { NODE, byId, credentialsOf, useTracedSandbox } from './support/common';
 import { count, recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
@@ -19,21 +14,19 @@ import { SecretTrace } from './support/trace';
 const BODY_LIMIT = 1_048_576;
 const MESSAGE_CHARACTERS = 10_000;
 
-let sandbox: RunningSandbox;
 let receiver: HttpsReceiver;
 const trace = new SecretTrace('roundTrip.reliability.ts');
 const measured: Record<string, string> = {};
 const passed: Record<string, boolean> = {};
 
+const ctx = useTracedSandbox(trace, { retryScale: 0.0005 });
+
 beforeAll(async () => {
-	sandbox = await startTestSandbox({ retryScale: 0.0005 });
 	receiver = await HttpsReceiver.start();
-	trace.addApiKeys(sandbox);
 });
 
 afterAll(async () => {
 	await receiver.close();
-	await sandbox.close();
 	const parts = ['notes', 'notesOver', 'update', 'message', 'names', 'trigger'];
 	recordFigure({
 		id: 'roundTrip',
@@ -62,7 +55,7 @@ function notesForBodyOf(bodyOf: (notes: string) => IDataObject, bytes: number): 
 }
 
 function storedLead(phone: string) {
-	return sandbox.control.state().leads.filter((lead) => lead.phone === phone);
+	return ctx.sandbox.control.state().leads.filter((lead) => lead.phone === phone);
 }
 
 describe('lead notes at the 1 MiB request limit', () => {
@@ -77,7 +70,7 @@ describe('lead notes at the 1 MiB request limit', () => {
 				channel: 'api',
 				additionalFields: { notes },
 			},
-			credentialsOf(sandbox),
+			credentialsOf(ctx.sandbox),
 			options,
 		);
 
@@ -112,11 +105,11 @@ describe('lead notes at the 1 MiB request limit', () => {
 				extra === 1
 					? notesForBodyOf((n) => ({ name, phone, notes: n }), BODY_LIMIT + 1)
 					: `${'x'.repeat(BODY_LIMIT - 1)}y`;
-			sandbox.control.clearRequests();
+			ctx.sandbox.control.clearRequests();
 			const result = await createWithNotes(phone, notes, { continueOnFail: true });
 			trace.addRun(`create with ${label}`, result);
 			const [item] = result.output(NODE).map((output) => output.json);
-			const posts = sandbox.control.requests().filter((request) => request.method === 'POST');
+			const posts = ctx.sandbox.control.requests().filter((request) => request.method === 'POST');
 			allRefusedClearly &&=
 				item?.httpCode === '413' &&
 				/too large/i.test(String(item?.error)) &&
@@ -138,14 +131,14 @@ describe('lead notes at the 1 MiB request limit', () => {
 	);
 
 	it('the largest notes that fit replace the notes unchanged through Update', async () => {
-		const lead = sandbox.control.createChannelLead({ name: 'Lead por actualizar' });
+		const lead = ctx.sandbox.control.createChannelLead({ name: 'Lead por actualizar' });
 		const notes = notesForBodyOf((n) => ({ notes: n }), BODY_LIMIT);
 		const result = await runActionNode(
 			{ resource: 'lead', operation: 'update', lead: byId(lead.id), updateFields: { notes } },
-			credentialsOf(sandbox),
+			credentialsOf(ctx.sandbox),
 		);
 		trace.addRun('update with the largest notes', result);
-		const stored = sandbox.control.state().leads.find((candidate) => candidate.id === lead.id);
+		const stored = ctx.sandbox.control.state().leads.find((candidate) => candidate.id === lead.id);
 		passed.update = result.status === 'success' && stored?.notes === notes;
 		measured.update = `Update with ${count(Buffer.byteLength(notes))} bytes of notes: ${result.status}, stored notes ${stored?.notes === notes ? 'identical' : 'DIFFERENT'}`;
 
@@ -155,7 +148,7 @@ describe('lead notes at the 1 MiB request limit', () => {
 });
 
 it('a 10,000-character message in many scripts goes out and comes back unchanged', async () => {
-	const conversation = sandbox.control
+	const conversation = ctx.sandbox.control
 		.state()
 		.conversations.find(
 			(c) => c.organization_id === 'org_alpha' && c.status === 'open' && c.channel !== 'phone',
@@ -174,7 +167,7 @@ it('a 10,000-character message in many scripts goes out and comes back unchanged
 			content,
 			pauseAi: false,
 		},
-		credentialsOf(sandbox),
+		credentialsOf(ctx.sandbox),
 	);
 	trace.addRun('send a 10,000-character message', sent);
 	const message = sent.output(NODE)[0]?.json ?? {};
@@ -185,11 +178,11 @@ it('a 10,000-character message in many scripts goes out and comes back unchanged
 			conversation: byId(conversation.id),
 			options: { splitMessages: true },
 		},
-		credentialsOf(sandbox),
+		credentialsOf(ctx.sandbox),
 	);
 	trace.addRun('read the conversation back', read);
 	const readBack = read.output(NODE).find((item) => item.json.id === message.id)?.json;
-	const stored = sandbox.control
+	const stored = ctx.sandbox.control
 		.state()
 		.conversations.find((c) => c.id === conversation.id)!
 		.messages.find((m) => m.id === message.id);
@@ -240,14 +233,14 @@ it('names in every script, with emoji and right-to-left text, round-trip through
 			channel: 'api',
 			additionalFields: { vehicleInterest: '={{ $json.interest }}' },
 		},
-		credentialsOf(sandbox),
+		credentialsOf(ctx.sandbox),
 		{ inputItems: inputs },
 	);
 	trace.addRun('create leads with Unicode names', created);
 	const createdLeads = created.output(NODE).map((item) => item.json);
 	const read = await runActionNode(
 		{ resource: 'lead', operation: 'get', lead: byId('={{ $json.id }}') },
-		credentialsOf(sandbox),
+		credentialsOf(ctx.sandbox),
 		{ inputItems: createdLeads.map((lead) => ({ id: lead.id }) as IDataObject) },
 	);
 	trace.addRun('read the leads back', read);
@@ -262,13 +255,13 @@ it('names in every script, with emoji and right-to-left text, round-trip through
 	// Through the trigger: the service announces each lead; the run item carries the same name.
 	const trigger = receiver.attachTrigger(
 		{ events: ['lead.qualified'], subscription: 'automatic', options: { output: 'data' } },
-		credentialsOf(sandbox),
+		credentialsOf(ctx.sandbox),
 	);
 	await trigger.activate();
 	trace.addSecret(String(trigger.staticData.signingSecret), 'the signing secret');
 	receiver.received.length = 0;
-	for (const lead of createdLeads) sandbox.control.qualifyLead(String(lead.id), 90);
-	await sandbox.control.whenDeliveriesSettled();
+	for (const lead of createdLeads) ctx.sandbox.control.qualifyLead(String(lead.id), 90);
+	await ctx.sandbox.control.whenDeliveriesSettled();
 	const runItems = receiver.received.flatMap((request) => request.result?.runs.flat() ?? []);
 	for (const request of receiver.received)
 		if (request.result) trace.addDelivery('qualified lead', request.result);

@@ -5,27 +5,13 @@
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import {
-	createTriggerHarness,
-	runActionNode,
-	runCredentialTest,
-	startTestSandbox,
-	type RunningSandbox,
-} from '../../harness/engine';
-import { byId, credentialsOf } from './support/common';
+import { createTriggerHarness, runActionNode, runCredentialTest } from '../../harness/engine';
+import { byId, credentialsOf, useTracedSandbox } from './support/common';
 import { SecretTrace } from './support/trace';
 
-let sandbox: RunningSandbox;
 const trace = new SecretTrace('secrets.reliability.ts');
 
-beforeAll(async () => {
-	sandbox = await startTestSandbox();
-	trace.addApiKeys(sandbox);
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
+const ctx = useTracedSandbox(trace);
 
 const GET_LEAD: INodeParameters = {
 	resource: 'lead',
@@ -35,8 +21,8 @@ const GET_LEAD: INodeParameters = {
 
 it('the search finds a key planted where it must not be (the scan itself works)', () => {
 	const probe = new SecretTrace('probe');
-	probe.addSecret(sandbox.keys.full, 'an API key');
-	probe.addText('a planted log line', `debug: sending X-API-Key ${sandbox.keys.full}`);
+	probe.addSecret(ctx.sandbox.keys.full, 'an API key');
+	probe.addText('a planted log line', `debug: sending X-API-Key ${ctx.sandbox.keys.full}`);
 	expect(probe.find()).toEqual([{ secret: 'an API key', where: 'a planted log line' }]);
 });
 
@@ -57,7 +43,7 @@ it.each([
 	],
 	['a lead of another organization (404)', 'otherOrganization', GET_LEAD],
 ] as const)('%s: the error names the status, never the key', async (_label, key, parameters) => {
-	const result = await runActionNode(parameters, credentialsOf(sandbox, key));
+	const result = await runActionNode(parameters, credentialsOf(ctx.sandbox, key));
 	trace.addRun(`${key} key`, result);
 	expect(result.status).toBe('error');
 	expect(result.error?.httpCode).toMatch(/^4\d\d$/);
@@ -65,7 +51,7 @@ it.each([
 
 it('an unreachable service (connection refused, retried): the error never shows the key', async () => {
 	const result = await runActionNode(GET_LEAD, {
-		apiKey: sandbox.keys.full,
+		apiKey: ctx.sandbox.keys.full,
 		baseUrl: 'http://127.0.0.1:9/v1',
 	});
 	trace.addRun('connection refused', result);
@@ -74,30 +60,32 @@ it('an unreachable service (connection refused, retried): the error never shows 
 
 it('a Base URL carrying the key in its user part is refused without echoing it', async () => {
 	const result = await runActionNode(GET_LEAD, {
-		apiKey: sandbox.keys.full,
-		baseUrl: `http://${sandbox.keys.full}@127.0.0.1:${sandbox.port}/api`,
+		apiKey: ctx.sandbox.keys.full,
+		baseUrl: `http://${ctx.sandbox.keys.full}@127.0.0.1:${ctx.sandbox.port}/api`,
 	});
 	trace.addRun('base URL with user info', result);
 	expect(result.status).toBe('error');
 });
 
 it('a 429 given up on once the retries run out: the error never shows the key', async () => {
-	sandbox.control.injectFaults({ kind: 'status', status: 429, count: 20 });
-	const result = await runActionNode(GET_LEAD, credentialsOf(sandbox), { continueOnFail: true });
-	sandbox.control.clearFaults();
+	ctx.sandbox.control.injectFaults({ kind: 'status', status: 429, count: 20 });
+	const result = await runActionNode(GET_LEAD, credentialsOf(ctx.sandbox), {
+		continueOnFail: true,
+	});
+	ctx.sandbox.control.clearFaults();
 	trace.addRun('429', result);
 	expect(result.status).toBe('success');
 });
 
 it('the credential test with a revoked key', async () => {
-	const outcome = await runCredentialTest(credentialsOf(sandbox, 'revoked'));
+	const outcome = await runCredentialTest(credentialsOf(ctx.sandbox, 'revoked'));
 	trace.addText('credential test', JSON.stringify(outcome));
 	expect(outcome.status).toBe('Error');
 });
 
 it('a trigger whose subscription fails, and one whose deliveries are refused: neither the key nor the secret is shown', async () => {
 	const parameters = { events: ['lead.qualified'], subscription: 'automatic', options: {} };
-	const failing = createTriggerHarness(parameters, credentialsOf(sandbox, 'readOnly'), {
+	const failing = createTriggerHarness(parameters, credentialsOf(ctx.sandbox, 'readOnly'), {
 		webhookBaseUrl: 'https://n8n.dealer-group.example/',
 	});
 	try {
@@ -107,25 +95,25 @@ it('a trigger whose subscription fails, and one whose deliveries are refused: ne
 	}
 	trace.addText('failing trigger logs', failing.logs.join('\n'));
 
-	const trigger = createTriggerHarness(parameters, credentialsOf(sandbox), {
+	const trigger = createTriggerHarness(parameters, credentialsOf(ctx.sandbox), {
 		webhookBaseUrl: 'https://n8n.dealer-group.example/',
 	});
 	await trigger.activate();
 	const secret = String(trigger.staticData.signingSecret);
 	trace.addSecret(secret, 'the signing secret');
 	const body = JSON.stringify({ event: 'lead.qualified', data: { id: 'lead_1' } });
-	for (const header of ['', 'zz', secret, sandbox.keys.full]) {
+	for (const header of ['', 'zz', secret, ctx.sandbox.keys.full]) {
 		trace.addDelivery(
 			'refused delivery',
 			await trigger.deliver({ body, headers: { 'x-service-signature': header } }),
 		);
 	}
-	sandbox.control.injectFaults({ kind: 'status', status: 500, count: 20, method: 'DELETE' });
+	ctx.sandbox.control.injectFaults({ kind: 'status', status: 500, count: 20, method: 'DELETE' });
 	await trigger.deactivate();
-	sandbox.control.clearFaults();
+	ctx.sandbox.control.clearFaults();
 	trace.addText('trigger logs', trigger.logs.join('\n'));
 	// The secret really was in play: the subscription exists and is remembered for deletion.
-	expect(sandbox.control.webhooks().some((webhook) => webhook.secret === secret)).toBe(true);
+	expect(ctx.sandbox.control.webhooks().some((webhook) => webhook.secret === secret)).toBe(true);
 });
 
 it('shows neither the API keys nor the signing secret in any error, output item, answer or log line of this file', () => {

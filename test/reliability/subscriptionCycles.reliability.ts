@@ -4,14 +4,9 @@
 // After every step: which subscriptions exist on the service that no active trigger owns, and
 // how many point at the trigger's URL at once.
 
-import {
-	createTriggerHarness,
-	startTestSandbox,
-	type RunningSandbox,
-	type TriggerHarness,
-} from '../../harness/engine';
+import { createTriggerHarness, type TriggerHarness } from '../../harness/engine';
 import { seededRandom } from '../../harness/support/random';
-import { credentialsOf, scaled } from './support/common';
+import { credentialsOf, scaled, useTracedSandbox } from './support/common';
 import { recordFigure } from './support/figures';
 import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
@@ -35,19 +30,17 @@ const SHARE: Partial<Record<Kind, number>> = {
 	deleteFails: 5,
 };
 
-let sandbox: RunningSandbox;
 let receiver: HttpsReceiver;
 const trace = new SecretTrace('subscriptionCycles.reliability.ts');
 
+const ctx = useTracedSandbox(trace, { retryScale: 0.0005 });
+
 beforeAll(async () => {
-	sandbox = await startTestSandbox({ retryScale: 0.0005 });
 	receiver = await HttpsReceiver.start();
-	trace.addApiKeys(sandbox);
 });
 
 afterAll(async () => {
 	await receiver.close();
-	await sandbox.close();
 });
 
 function plan(): Kind[] {
@@ -72,11 +65,11 @@ function loseStaticData(harness: TriggerHarness): void {
 
 it(`${CYCLES} activate/deactivate cycles leave no subscription that no active trigger owns, and never two for one trigger`, async () => {
 	const parameters = { events: ['lead.qualified'], subscription: 'automatic', options: {} };
-	const trigger = createTriggerHarness(parameters, credentialsOf(sandbox), {
+	const trigger = createTriggerHarness(parameters, credentialsOf(ctx.sandbox), {
 		webhookBaseUrl: receiver.baseUrl,
 		workflowName: 'Toggled 100 times',
 	});
-	const bystander = createTriggerHarness(parameters, credentialsOf(sandbox), {
+	const bystander = createTriggerHarness(parameters, credentialsOf(ctx.sandbox), {
 		webhookBaseUrl: receiver.baseUrl,
 		workflowName: 'Always active',
 	});
@@ -85,15 +78,15 @@ it(`${CYCLES} activate/deactivate cycles leave no subscription that no active tr
 	const bystanderId = String(bystander.staticData.subscriptionId);
 
 	const subscriptionsAt = (url: string) =>
-		sandbox.control.webhooks().filter((webhook) => webhook.url === url);
+		ctx.sandbox.control.webhooks().filter((webhook) => webhook.url === url);
 	let mostAtOnce = 0;
 	let bystanderTouched = false;
 	const observe = () => {
 		const current = subscriptionsAt(trigger.webhookUrl);
 		mostAtOnce = Math.max(mostAtOnce, current.length);
-		for (const webhook of sandbox.control.webhooks())
+		for (const webhook of ctx.sandbox.control.webhooks())
 			trace.addSecret(webhook.secret, 'a signing secret');
-		if (!sandbox.control.webhooks().some((webhook) => webhook.id === bystanderId))
+		if (!ctx.sandbox.control.webhooks().some((webhook) => webhook.id === bystanderId))
 			bystanderTouched = true;
 	};
 	const activate = async () => {
@@ -135,23 +128,28 @@ it(`${CYCLES} activate/deactivate cycles leave no subscription that no active tr
 			if (kind === 'lostThenReactivated') await activate();
 			if (kind === 'deletedInDashboard') {
 				const id = String(trigger.staticData.subscriptionId);
-				await fetch(`${sandbox.baseUrl}/webhooks/${id}`, {
+				await fetch(`${ctx.sandbox.baseUrl}/webhooks/${id}`, {
 					method: 'DELETE',
-					headers: { 'X-API-Key': sandbox.keys.full },
+					headers: { 'X-API-Key': ctx.sandbox.keys.full },
 				});
 			}
 			if (kind === 'deleteFails') {
-				sandbox.control.injectFaults({ kind: 'status', status: 503, count: 10, method: 'DELETE' });
+				ctx.sandbox.control.injectFaults({
+					kind: 'status',
+					status: 503,
+					count: 10,
+					method: 'DELETE',
+				});
 			}
 			await trigger.deactivate();
-			sandbox.control.clearFaults();
+			ctx.sandbox.control.clearFaults();
 			observe();
 			leftPerKind[kind].cycles++;
 			chargeLeftovers(kind);
 		} catch (error) {
 			trace.addError(`cycle ${cycle}`, error);
 			errors.push(`cycle ${cycle} (${kind}): ${(error as Error).message}`);
-			sandbox.control.clearFaults();
+			ctx.sandbox.control.clearFaults();
 		}
 	}
 	trace.addText('trigger logs', trigger.logs.join('\n'));
@@ -163,10 +161,10 @@ it(`${CYCLES} activate/deactivate cycles leave no subscription that no active tr
 	await activate();
 	const atOnceAfterReactivation = subscriptionsAt(trigger.webhookUrl).length;
 	receiver.received.length = 0;
-	const lead = sandbox.control.createChannelLead({ name: 'Cycle check lead' });
-	sandbox.control.qualifyLead(lead.id, 95);
-	await sandbox.control.whenDeliveriesSettled();
-	const firstAttempts = sandbox.control
+	const lead = ctx.sandbox.control.createChannelLead({ name: 'Cycle check lead' });
+	ctx.sandbox.control.qualifyLead(lead.id, 95);
+	await ctx.sandbox.control.whenDeliveriesSettled();
+	const firstAttempts = ctx.sandbox.control
 		.deliveries()
 		.filter((delivery) => delivery.attempt === 1 && delivery.url === trigger.webhookUrl);
 	const refusedByTrigger = firstAttempts.filter((delivery) => delivery.status === 401).length;
@@ -179,7 +177,7 @@ it(`${CYCLES} activate/deactivate cycles leave no subscription that no active tr
 	}
 	await trigger.deactivate();
 	await bystander.deactivate();
-	const finalLeft = sandbox.control.webhooks().length;
+	const finalLeft = ctx.sandbox.control.webhooks().length;
 
 	const summary = (Object.keys(KINDS) as Kind[])
 		.filter((kind) => leftPerKind[kind].cycles > 0)

@@ -1,4 +1,9 @@
-import type { RunningSandbox } from '../../../harness/engine';
+import {
+	startTestSandbox,
+	type RunningSandbox,
+	type SandboxOptions,
+} from '../../../harness/engine';
+import type { SecretTrace } from './trace';
 
 /**
  * RELIABILITY_SCALE (0 < scale ≤ 1, default 1) shrinks the repeated scenarios for a quick look;
@@ -46,4 +51,23 @@ export const NODE = 'Lead Conversations';
 
 export function seconds(ms: number): string {
 	return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The sandbox of one file of the suite, its API keys among the secrets `trace` looks for;
+ * `ctx.sandbox` once `beforeAll` ran.
+ */
+export function useTracedSandbox(
+	trace: SecretTrace,
+	options: SandboxOptions = {},
+): { sandbox: RunningSandbox } {
+	const ctx = {} as { sandbox: RunningSandbox };
+	beforeAll(async () => {
+		ctx.sandbox = await startTestSandbox(options);
+		trace.addApiKeys(ctx.sandbox);
+	});
+	afterAll(async () => {
+		await ctx.sandbox.close();
+	});
+	return ctx;
 }
