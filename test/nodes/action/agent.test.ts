@@ -82,7 +82,7 @@ describe('Agent, values from expressions', () => {
 				['financing', { topic: 'trade-in' }],
 				'(entry 2) must be text (got {"topic":"trade-in"})',
 			],
-			['Name', 'updateFields.name', ' ', 'is required'],
+			['Name', 'updateFields.name', '   ', 'is required'],
 		]),
 	)(
 		'Update agent refuses $field $shown from an expression, naming $field and item 0, before any request',

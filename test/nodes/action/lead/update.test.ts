@@ -96,7 +96,7 @@ describe('Lead → Update, values from expressions', () => {
 			[
 				'Assigned To',
 				'updateFields.assignedTo',
-				' ',
+				'   ',
 				'is empty: enter a user ID, or use Unassign instead',
 			],
 			[
