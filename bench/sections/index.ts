@@ -3,6 +3,7 @@
 
 export { economySection } from './economy';
 export { memorySection } from './memory';
+export { n8nMemorySection } from './n8nMemory';
 export { queueSection } from './queue';
 export { overheadSection, versusHttpSection } from './overhead';
 export { pollEconomySection } from './pollEconomy';
