@@ -14,6 +14,7 @@ import { machineInfo } from './lib/machine';
 import { runInChild, startChild, useBuiltWorker } from './lib/processes';
 import type { EconomyRow } from './measures/economy';
 import type { DataServerReady, MemoryResult } from './measures/memory';
+import { n8nMemory, type N8nMemoryResult } from './measures/n8nMemory';
 import type { OverheadResult } from './measures/overhead';
 import type { PollEconomyResult } from './measures/pollEconomy';
 import type { RateLimitedClient, RateLimitedResult } from './measures/rateLimited';
@@ -24,6 +25,7 @@ import { measureQueueThroughput, type QueueThroughputResult } from './queue/thro
 import {
 	economySection,
 	memorySection,
+	n8nMemorySection,
 	overheadSection,
 	pollEconomySection,
 	rateLimitedSection,
@@ -50,7 +52,8 @@ interface Results {
 	rateLimited?: RateLimitedResult[];
 	memory?: MemoryResult[];
 	signature?: SignatureRow[];
-	realN8n?: Awaited<ReturnType<typeof runRealN8n>>;
+	realN8n?: RealN8nResult | { pending: string };
+	n8nMemory?: N8nMemoryResult | { pending: string };
 	pollEconomy?: PollEconomyResult;
 	queue?: QueueThroughputResult | { pending: string };
 }
@@ -103,25 +106,18 @@ async function runMemory(): Promise<MemoryResult[]> {
 	return results;
 }
 
-async function runRealN8n(): Promise<RealN8nResult | { pending: string }> {
+/** A measure in the real n8n: pending, with the reason, when n8n is missing or the run fails. */
+async function inRealN8n<T>(
+	what: string,
+	measure: () => Promise<T>,
+): Promise<T | { pending: string }> {
 	const unavailable = realN8nUnavailable();
 	if (unavailable) return { pending: unavailable };
 	try {
-		return await realN8n(config.realN8n, log);
+		return await measure();
 	} catch (error) {
-		log(`real n8n failed: ${(error as Error).stack ?? String(error)}`);
-		return { pending: `the run in real n8n failed: ${(error as Error).message.split('\n')[0]}` };
-	}
-}
-
-async function runQueue(): Promise<QueueThroughputResult | { pending: string }> {
-	const unavailable = realN8nUnavailable();
-	if (unavailable) return { pending: unavailable };
-	try {
-		return await measureQueueThroughput(config.queue, log);
-	} catch (error) {
-		log(`queue mode failed: ${(error as Error).stack ?? String(error)}`);
-		return { pending: `the run in queue mode failed: ${(error as Error).message.split('\n')[0]}` };
+		log(`${what} failed: ${(error as Error).stack ?? String(error)}`);
+		return { pending: `the run in ${what} failed: ${(error as Error).message.split('\n')[0]}` };
 	}
 }
 
@@ -154,11 +150,17 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			break;
 		case 'realN8n':
 			log('2b, 3b and 6b: in the real n8n');
-			results.realN8n = await runRealN8n();
+			results.realN8n = await inRealN8n('real n8n', () => realN8n(config.realN8n, log));
+			break;
+		case 'n8nMemory':
+			log("6c: n8n's memory during a burst of deliveries");
+			results.n8nMemory = await inRealN8n('real n8n', () => n8nMemory(config.n8nMemory, log));
 			break;
 		case 'queue':
-			log('7: deliveries per second through queue mode');
-			results.queue = await runQueue();
+			log('8: deliveries per second through queue mode');
+			results.queue = await inRealN8n('queue mode', () =>
+				measureQueueThroughput(config.queue, log),
+			);
 			break;
 	}
 	log(`${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -176,6 +178,7 @@ function sections(results: Results): Section[] {
 	if (results.memory) list.push(memorySection(results.memory));
 	if (results.signature) list.push(signatureSection(results.signature));
 	if (results.realN8n) list.push(webhooksSection(results.realN8n));
+	if (results.n8nMemory) list.push(n8nMemorySection(results.n8nMemory));
 	if (results.pollEconomy) list.push(pollEconomySection(results.pollEconomy));
 	if (results.queue) list.push(queueSection(results.queue));
 	return list;

@@ -5,29 +5,15 @@
 // When that install is missing, both are reported as pending instead of installing 2 GiB of n8n.
 // Runs in the bench's main process: it starts n8n, and the replay server n8n reads from.
 
-import { randomBytes } from 'crypto';
-import { mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-
-import { waitForTriggerStatus } from '../../harness/real-n8n/executions';
-import { N8nPublicApi, N8nSession, startN8n } from '../../harness/real-n8n/n8n-server';
-import { importWorkflows, writeWorkflowFiles } from '../../harness/real-n8n/setup';
-import { startTestSandbox } from '../../harness/engine';
-import { recordPages, startReplayServer } from '../lib/replayServer';
-import {
-	n8nVersions,
-	newestNodeVersion,
-	packPrivately,
-	prepareN8nUserFolder,
-} from '../n8n/install';
+import { n8nVersions } from '../n8n/install';
 import { measureReturnAllInN8n, type ReturnAllInN8nResult } from '../n8n/returnAll';
+import { prepareBenchN8n, receiversOf } from '../n8n/setup';
 import {
 	measureWebhookThroughput,
 	type ThroughputRound,
 	type WebhookThroughputArgs,
 } from '../n8n/webhookThroughput';
-import { benchWorkflows, CREDENTIALS, newBenchPaths, WORKFLOW_IDS } from '../n8n/workflows';
+import { WORKFLOW_IDS } from '../n8n/workflows';
 
 export interface RealN8nArgs {
 	webhooks: WebhookThroughputArgs;
@@ -64,100 +50,28 @@ export async function realN8n(
 	args: RealN8nArgs,
 	log: (line: string) => void,
 ): Promise<RealN8nResult> {
-	const workDir = mkdtempSync(join(tmpdir(), 'lc-bench-n8n-'));
-	// The pages n8n reads: recorded once from the sandbox, answered from memory in this process.
-	const sandbox = await startTestSandbox({ leads: args.returnAll.leads, rateLimit: 1e9 });
-	const recorded = await recordPages({ baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.full });
-	const apiKey = sandbox.keys.full;
-	await sandbox.close();
-	const replay = await startReplayServer(recorded, apiKey);
+	const bench = await prepareBenchN8n(args.returnAll.leads, log);
 	try {
-		log('real n8n: building and packing the package');
-		const tarball = process.env.LC_E2E_TARBALL ?? (await packPrivately(workDir));
-		const userFolder = mkdtempSync(join(workDir, 'user-'));
-		const signingSecret = randomBytes(32).toString('hex');
-		await prepareN8nUserFolder(userFolder, tarball, [
-			{
-				...CREDENTIALS.ours,
-				type: 'leadConversationsApi',
-				data: { apiKey, baseUrl: replay.target.baseUrl },
-			},
-			{
-				...CREDENTIALS.headerAuth,
-				type: 'httpHeaderAuth',
-				data: { name: 'X-API-Key', value: apiKey },
-			},
-			{
-				...CREDENTIALS.signingSecret,
-				type: 'leadConversationsSigningSecretApi',
-				data: { signingSecret },
-			},
-			{ ...CREDENTIALS.crypto, type: 'crypto', data: { hmacSecret: signingSecret } },
-		]);
-		const paths = newBenchPaths();
-		const triggerVersion = newestNodeVersion(
-			userFolder,
-			'LeadConversationsTrigger/LeadConversationsTrigger.node.js',
-		);
-		const actionVersion = newestNodeVersion(
-			userFolder,
-			'LeadConversations/LeadConversations.node.js',
-		);
-		await importWorkflows(
-			userFolder,
-			writeWorkflowFiles(
-				userFolder,
-				benchWorkflows({
-					paths,
-					signingSecret,
-					triggerVersion,
-					actionVersion,
-					replay: replay.target,
-				}),
-			),
-		);
-
 		let returnAll: ReturnAllInN8nResult | undefined;
 		const throughput: RealN8nResult['throughput'] = [];
 		for (const [index, configuration] of N8N_CONFIGURATIONS.entries()) {
 			log(`real n8n: starting n8n (${configuration.label})`);
-			// BENCH_N8N_NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/p) is for looking into n8n.
-			const nodeOptions = process.env.BENCH_N8N_NODE_OPTIONS;
-			const n8n = await startN8n({
-				userFolder,
-				// A shared, busy machine can take minutes to start n8n.
-				readyTimeoutMs: 300_000,
-				env: { ...configuration.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
-			});
+			const n8n = await bench.start(configuration.env);
 			try {
-				if (index === 0) {
-					const session = await N8nSession.signIn(n8n);
-					const api = new N8nPublicApi(n8n, await session.createApiKey('bench'));
-					for (const id of Object.values(WORKFLOW_IDS)) {
-						const res = await api.request('POST', `/workflows/${id}/activate`);
-						if (res.status !== 200) throw new Error(`Activating ${id}: ${res.status} ${res.text}`);
-					}
-					for (const id of Object.values(WORKFLOW_IDS)) {
-						const failed = (await waitForTriggerStatus(userFolder, id)).find(
-							(status) => status.status !== 'activated',
-						);
-						if (failed) throw new Error(`Activating ${id} failed: ${failed.errorMessage}`);
-					}
-				}
 				const pid = n8n.process.pid as number;
-				const webhook = (path: string) => `${n8n.url}/webhook/${path}`;
 				if (index === 0) {
+					const webhook = (path: string) => `${n8n.url}/webhook/${path}`;
 					returnAll = await measureReturnAllInN8n({
 						pid,
 						urls: {
-							empty: webhook(paths.emptyPath),
-							node: webhook(paths.nodePath),
-							http: webhook(paths.httpPath),
+							empty: webhook(bench.paths.emptyPath),
+							node: webhook(bench.paths.nodePath),
+							http: webhook(bench.paths.httpPath),
 						},
-						replay,
-						replayTarget: replay.target,
-						leads: recorded.leads,
-						pages: recorded.pages.size,
+						replay: bench.replay,
+						replayTarget: bench.replay.target,
+						leads: bench.leads,
+						pages: bench.pages,
 						reps: args.returnAll.reps,
 						log,
 					});
@@ -166,15 +80,9 @@ export async function realN8n(
 					label: configuration.label,
 					rounds: await measureWebhookThroughput({
 						pid,
-						userFolder,
-						urls: {
-							verify: webhook(paths.verifyPath),
-							trigger: webhook(`${paths.triggerWebhookId}/webhook`),
-							chain: webhook(paths.chainPath),
-							webhook: webhook(paths.webhookPath),
-						},
+						userFolder: bench.userFolder,
+						receivers: receiversOf(n8n, bench),
 						workflowIds: WORKFLOW_IDS,
-						signingSecret,
 						args: args.webhooks,
 						log,
 					}),
@@ -187,13 +95,12 @@ export async function realN8n(
 		return {
 			n8nVersion: versions.n8n,
 			nodeVersion: versions.node,
-			triggerVersion,
+			triggerVersion: bench.triggerVersion,
 			webhookArgs: args.webhooks,
 			returnAll: returnAll as ReturnAllInN8nResult,
 			throughput,
 		};
 	} finally {
-		await replay.close();
-		rmSync(workDir, { recursive: true, force: true });
+		await bench.close();
 	}
 }

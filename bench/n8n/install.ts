@@ -2,7 +2,17 @@
 // installed as a community package, for the measures that must run in the product itself.
 
 import { execFileSync } from 'child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { installCommunityPackage } from '../../harness/real-n8n/community-package';
@@ -70,6 +80,22 @@ export async function packPrivately(workDir: string): Promise<string> {
 	return tarball;
 }
 
+let packed: Promise<string> | undefined;
+
+/**
+ * The tarball every real-n8n measure installs: `LC_E2E_TARBALL` when given, else the package
+ * packed once per bench run (the measures of one run measure the same build).
+ */
+export function packageTarball(): Promise<string> {
+	if (process.env.LC_E2E_TARBALL) return Promise.resolve(process.env.LC_E2E_TARBALL);
+	if (!packed) {
+		const dir = mkdtempSync(join(tmpdir(), 'lc-bench-pack-'));
+		process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+		packed = packPrivately(dir);
+	}
+	return packed;
+}
+
 export interface StoredCredential {
 	id: string;
 	name: string;
@@ -115,24 +141,4 @@ export function newestNodeVersion(userFolder: string, nodeFile: string): number 
 			.split(',')
 			.map(Number),
 	);
-}
-
-/** CPU time (ms) a process has used so far, from /proc: asking n8n would add to its load. */
-export function cpuMsOf(pid: number): number {
-	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-	// utime and stime (fields 14 and 15 of the line) in clock ticks of 10 ms.
-	return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** Waits until n8n has worked off what it was sent: under 10% CPU for half a second. */
-export async function waitUntilIdle(pid: number, timeoutMs = 120_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	let before = cpuMsOf(pid);
-	while (Date.now() < deadline) {
-		await new Promise((resolve) => setTimeout(resolve, 500));
-		const now = cpuMsOf(pid);
-		if (now - before < 50) return;
-		before = now;
-	}
-	throw new Error('n8n did not become idle within 2 minutes');
 }

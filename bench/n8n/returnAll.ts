@@ -7,7 +7,7 @@ import { request } from 'http';
 
 import { bareFetchLoop, type Target } from '../lib/clients';
 import type { ReplayServer } from '../lib/replayServer';
-import { waitUntilIdle } from './install';
+import { waitUntilIdle } from './processStats';
 
 export type ReturnAllPath = 'bare' | 'empty' | 'node' | 'http';
 

@@ -9,6 +9,8 @@ import { httpRequestParameters, type Target } from '../lib/clients';
 
 export const CREDENTIALS = {
 	ours: { id: 'LcBenchCredential1', name: 'Lead Conversations account' },
+	/** The sandbox, where the trigger subscribes itself. */
+	service: { id: 'LcBenchService001', name: 'Lead Conversations sandbox account' },
 	headerAuth: { id: 'LcBenchHeaderAuth1', name: 'Header Auth account' },
 	signingSecret: { id: 'LcBenchSigning001', name: 'Lead Conversations signing secret' },
 	crypto: { id: 'LcBenchCrypto0001', name: 'Crypto account' },
@@ -16,6 +18,7 @@ export const CREDENTIALS = {
 
 export const WORKFLOW_IDS = {
 	trigger: 'LcBenchTrigger001',
+	triggerManual: 'LcBenchTrigManual',
 	webhook: 'LcBenchWebhook001',
 	verify: 'LcBenchVerify0001',
 	chain: 'LcBenchDiyChain01',
@@ -75,8 +78,37 @@ function after(first: string, second: string) {
 	return { [first]: { main: [[{ node: second, type: 'main', index: 0 }]] } };
 }
 
+/** Lead Conversations Trigger → No Operation. */
+function triggerWorkflow(
+	id: string,
+	webhookId: string,
+	typeVersion: number,
+	node: { parameters: object; credentials: object },
+) {
+	const name = 'Lead Conversations Trigger';
+	return workflow(
+		id,
+		`Bench: ${name} ${id}`,
+		[
+			{
+				id: randomUUID(),
+				name,
+				type: triggerNodeType,
+				typeVersion,
+				position: [0, 0],
+				webhookId,
+				...node,
+			},
+			noOp(),
+		],
+		after(name, 'No Operation, do nothing'),
+		{ executionOrder: 'v1' },
+	);
+}
+
 export interface BenchPaths {
 	triggerWebhookId: string;
+	triggerManualWebhookId: string;
 	webhookPath: string;
 	verifyPath: string;
 	chainPath: string;
@@ -88,6 +120,7 @@ export interface BenchPaths {
 export function newBenchPaths(): BenchPaths {
 	return {
 		triggerWebhookId: randomUUID(),
+		triggerManualWebhookId: randomUUID(),
 		webhookPath: randomUUID(),
 		verifyPath: randomUUID(),
 		chainPath: randomUUID(),
@@ -99,37 +132,29 @@ export function newBenchPaths(): BenchPaths {
 
 export function benchWorkflows(options: {
 	paths: BenchPaths;
-	signingSecret: string;
 	triggerVersion: number;
 	actionVersion: number;
 	replay: Target;
 }) {
 	const { paths } = options;
 	return [
-		// 6b: the trigger, its subscription made by hand, against the plain Webhook node.
-		workflow(
-			WORKFLOW_IDS.trigger,
-			'Bench: Lead Conversations Trigger',
-			[
-				{
-					id: randomUUID(),
-					name: 'Lead Conversations Trigger',
-					type: triggerNodeType,
-					typeVersion: options.triggerVersion,
-					position: [0, 0],
-					webhookId: paths.triggerWebhookId,
-					parameters: {
-						events: ['lead.qualified'],
-						subscription: 'manual',
-						signingSecret: options.signingSecret,
-						options: {},
-					},
-					credentials: { leadConversationsApi: CREDENTIALS.ours },
+		// 6b: the trigger as it comes (it subscribes itself to the sandbox and keeps the secret the
+		// service returns), and with a Manual subscription and its secret in a credential.
+		triggerWorkflow(WORKFLOW_IDS.trigger, paths.triggerWebhookId, options.triggerVersion, {
+			parameters: { events: ['lead.qualified'], options: {} },
+			credentials: { leadConversationsApi: CREDENTIALS.service },
+		}),
+		triggerWorkflow(
+			WORKFLOW_IDS.triggerManual,
+			paths.triggerManualWebhookId,
+			options.triggerVersion,
+			{
+				parameters: { events: ['lead.qualified'], subscription: 'manual', options: {} },
+				credentials: {
+					leadConversationsApi: CREDENTIALS.ours,
+					leadConversationsSigningSecretApi: CREDENTIALS.signingSecret,
 				},
-				noOp(),
-			],
-			after('Lead Conversations Trigger', 'No Operation, do nothing'),
-			{ executionOrder: 'v1' },
+			},
 		),
 		workflow(
 			WORKFLOW_IDS.webhook,
@@ -160,17 +185,7 @@ export function benchWorkflows(options: {
 		workflow(
 			WORKFLOW_IDS.empty,
 			'Bench: webhook only',
-			[
-				webhookNode(paths.emptyPath, 'lastNode'),
-				{
-					id: randomUUID(),
-					name: 'No Operation, do nothing',
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [220, 0],
-					parameters: {},
-				},
-			],
+			[webhookNode(paths.emptyPath, 'lastNode'), noOp()],
 			after('Webhook', 'No Operation, do nothing'),
 			ACTION_SETTINGS,
 		),

@@ -1,24 +1,24 @@
-// 7. Deliveries per second through n8n's queue mode: two webhook processes behind a round-robin
+// 8. Deliveries per second through n8n's queue mode: two webhook processes behind a round-robin
 // balancer, two workers, Redis and Postgres. Bursts of signed deliveries go to the balancer's
 // https address; a delivery counts once its run has reported from a worker (the workflow's last
 // node posts to a sink), so the figure is the whole path, not only the answers.
 
-import { createHmac } from 'crypto';
 import { mkdtempSync, rmSync } from 'fs';
-import { Agent, request } from 'https';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { startSandbox } from '../../sandbox';
 import { QueueCluster } from '../../harness/queue/cluster';
 import { startRunSink, type RunSink } from '../../harness/queue/sink';
-import {
-	triggerWebhookPath,
-	triggerWorkflow,
-	type BuiltWorkflow,
-} from '../../harness/queue/workflows';
 import { waitFor } from '../../harness/real-n8n/processes';
-import { packPrivately } from '../n8n/install';
+import { burst, type Sender } from '../n8n/deliveries';
+import { packageTarball } from '../n8n/install';
+import {
+	activateTriggerPath,
+	activateVerifyPath,
+	benchTriggerWorkflow,
+	type QueuePath,
+} from './paths';
 
 export interface QueueThroughputArgs {
 	/** Deliveries in flight at once. */
@@ -26,6 +26,7 @@ export interface QueueThroughputArgs {
 	/** Deliveries per measured burst. */
 	deliveries: number;
 	rounds: number;
+	bodyBytes: number;
 }
 
 export interface QueueBurst {
@@ -50,115 +51,34 @@ export interface QueuePathResult {
 export interface QueueThroughputResult {
 	startupSeconds: number;
 	paths: QueuePathResult[];
-	/** Paths that could not be measured in this build, with the reason. */
-	pendingPaths: Array<{ path: string; reason: string }>;
 }
 
-/** A path through the cluster: a workflow, where deliveries go, how they are signed. */
-interface MeasuredPath {
-	name: string;
-	workflow: BuiltWorkflow;
-	kind: string;
-	url: () => string;
-	secret: () => string;
-}
-
-const TRIGGER_ID = 'LcQueueBenchTrig1';
-const TRIGGER_WEBHOOK_ID = '6c1d0e2f-3a4b-4c5d-9e6f-7a8b9c0d1e31';
-
-function leadEvent(sequence: number, round: number): Buffer {
-	return Buffer.from(
-		JSON.stringify({
-			event: 'lead.qualified',
-			timestamp: new Date().toISOString(),
-			organization_id: 'org_alpha',
-			data: {
-				id: `lead_bench_${round}_${sequence}`,
-				name: 'Ana Pérez',
-				phone: '+5491123456789',
-				score: 88,
-				intent: 'purchase_30_days',
-				vehicle_interest: 'pickup',
-				channel: 'chat_app',
-				status: 'qualified',
-			},
-		}),
-	);
-}
-
-async function burst(
-	path: MeasuredPath,
+async function measuredBurst(
+	path: QueuePath,
 	sink: RunSink,
 	cluster: QueueCluster,
-	args: QueueThroughputArgs,
-	round: number,
+	sender: Sender,
+	deliveries: number,
+	concurrency: number,
 ): Promise<QueueBurst> {
-	const agent = new Agent({
-		keepAlive: true,
-		maxSockets: args.concurrency,
-		rejectUnauthorized: false,
-	});
-	const target = new URL(path.url());
-	const secret = path.secret();
 	const before = sink.of(path.kind).length;
 	cluster.balancer.clearLog();
-	let ok = 0;
-	let failed = 0;
-	let next = 0;
-	const post = (body: Buffer) =>
-		new Promise<number>((resolve) => {
-			const req = request(
-				target,
-				{
-					method: 'POST',
-					agent,
-					headers: {
-						'Content-Type': 'application/json',
-						'Content-Length': body.length,
-						'X-Service-Signature': createHmac('sha256', secret).update(body).digest('hex'),
-					},
-					timeout: 30_000,
-				},
-				(res) => {
-					res.resume();
-					res.on('end', () => resolve(res.statusCode ?? 0));
-				},
-			);
-			req.on('error', () => resolve(0));
-			req.on('timeout', () => req.destroy());
-			req.end(body);
-		});
-	const started = Date.now();
-	await Promise.all(
-		Array.from({ length: args.concurrency }, async () => {
-			while (next < args.deliveries) {
-				const status = await post(leadEvent(next++, round));
-				if (status >= 200 && status < 300) ok++;
-				else failed++;
-			}
-		}),
-	);
-	const answeredMs = Date.now() - started;
-	agent.destroy();
+	const sent = await burst(path, sender, deliveries, concurrency);
 	await waitFor(
-		`${ok} runs of ${path.name}`,
-		() => (sink.of(path.kind).length - before >= ok ? true : undefined),
-		{
-			timeoutMs: 300_000,
-			intervalMs: 100,
-		},
+		`${sent.ok} runs of ${path.name}`,
+		() => (sink.of(path.kind).length - before >= sent.ok ? true : undefined),
+		{ timeoutMs: 300_000, intervalMs: 100 },
 	).catch(() => undefined);
 	const records = sink.of(path.kind).slice(before);
-	const lastRun = Math.max(started, ...records.map((r) => r.at));
-	const processedMs = lastRun - started;
+	const processedMs = Math.max(sent.startedAt, ...records.map((r) => r.at)) - sent.startedAt;
 	return {
-		deliveries: args.deliveries,
-		ok,
-		failed,
-		answeredMs,
+		deliveries,
+		ok: sent.ok,
+		failed: sent.failed,
+		answeredMs: sent.answeredMs,
 		processedMs,
 		runs: records.length,
-		answeredPerSecond: (ok / answeredMs) * 1000,
+		answeredPerSecond: (sent.ok / sent.answeredMs) * 1000,
 		perSecond: (records.length / Math.max(1, processedMs)) * 1000,
 		perProcess: cluster.balancer.perBackend(),
 	};
@@ -173,54 +93,36 @@ export async function measureQueueThroughput(
 	const sink = await startRunSink();
 	let cluster: QueueCluster | undefined;
 	try {
-		log('7: packing the package');
-		const tarball = await packPrivately(workDir);
-		const trigger = triggerWorkflow({
-			id: TRIGGER_ID,
-			webhookId: TRIGGER_WEBHOOK_ID,
-			sinkUrl: sink.url,
-			events: ['lead.qualified'],
-			kind: 'benchTrigger',
-		});
-		log('7: starting the queue-mode cluster');
+		log('8: packing the package');
+		const tarball = await packageTarball();
+		log('8: starting the queue-mode cluster');
 		cluster = await QueueCluster.start({
 			tarball,
 			workDir,
 			service: { baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.full },
-			workflows: [trigger],
-			log: (line) => log(`7: ${line}`),
+			workflows: [benchTriggerWorkflow(sink.url)],
+			log: (line) => log(`8: ${line}`),
 		});
-		await cluster.activate(TRIGGER_ID);
-		const running = cluster;
-		const paths: MeasuredPath[] = [
-			{
-				name: 'Lead Conversations Trigger',
-				workflow: trigger,
-				kind: 'benchTrigger',
-				url: () => `${running.balancer.url}${triggerWebhookPath(TRIGGER_WEBHOOK_ID)}`,
-				secret: () => sandbox.control.webhooks()[0].secret,
-			},
-		];
+		// One secret signs every delivery: the trigger's subscription's, held by Verify's credential.
+		const trigger = await activateTriggerPath(cluster, () => sandbox.control.webhooks()[0].secret);
+		const signingSecret = trigger.secret;
+		const verify = await activateVerifyPath(cluster, { signingSecret, sinkUrl: sink.url });
+		const paths = [verify, trigger];
+		const sender: Sender = { bodyBytes: args.bodyBytes, sequence: { next: 0 } };
 		const results: QueuePathResult[] = paths.map((p) => ({ path: p.name, bursts: [] }));
+		const running = cluster;
+		const measure = (path: QueuePath, deliveries: number) =>
+			measuredBurst(path, sink, running, sender, deliveries, args.concurrency);
 		// A warm-up burst per path, not counted: the first runs load code and caches.
-		for (const path of paths)
-			await burst(path, sink, running, { ...args, deliveries: Math.min(20, args.deliveries) }, -1);
+		for (const path of paths) await measure(path, Math.min(20, args.deliveries));
 		for (let round = 0; round < args.rounds; round++) {
-			for (const [i, path] of paths.entries()) {
-				log(`7: ${path.name}, round ${round + 1} of ${args.rounds}`);
-				results[i].bursts.push(await burst(path, sink, running, args, round));
+			// Rotate which path goes first, so that a drift of the machine favours neither.
+			for (const i of paths.map((_, k) => (k + round) % paths.length)) {
+				log(`8: ${paths[i].name}, round ${round + 1} of ${args.rounds}`);
+				results[i].bursts.push(await measure(paths[i], args.deliveries));
 			}
 		}
-		return {
-			startupSeconds: running.startupSeconds,
-			paths: results,
-			pendingPaths: [
-				{
-					path: 'Webhook node + Lead Conversations → Event → Verify',
-					reason: "needs the action node's Verify Event operation, not in this build",
-				},
-			],
-		};
+		return { startupSeconds: running.startupSeconds, paths: results };
 	} finally {
 		await cluster?.stop();
 		await sink.close();

@@ -3,9 +3,11 @@
 
 export { economySection } from './economy';
 export { memorySection } from './memory';
+export { n8nMemorySection } from './n8nMemory';
 export { queueSection } from './queue';
 export { overheadSection, versusHttpSection } from './overhead';
 export { pollEconomySection } from './pollEconomy';
 export { rateLimitedSection } from './rateLimited';
-export { returnAllInN8nSection, signatureSection, webhooksSection } from './realN8n';
+export { returnAllInN8nSection, signatureSection } from './realN8n';
+export { webhooksSection } from './webhooks';
 export { summarySection, type Section, type Verdict } from './section';

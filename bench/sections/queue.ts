@@ -1,7 +1,7 @@
 // 8. Deliveries per second through n8n's queue mode (two webhook processes, two workers).
 
 import { table } from '../lib/markdown';
-import { fixed, median, withSpread } from '../lib/stats';
+import { fixed, median, medianRatio, withSpread } from '../lib/stats';
 import type { QueueThroughputResult } from '../queue/throughput';
 import { pendingSection, type Pending, type Section } from './section';
 
@@ -31,14 +31,13 @@ export function queueSection(result: QueueThroughputResult | Pending): Section {
 			spread,
 		];
 	});
-	for (const pending of result.pendingPaths)
-		rows.push([pending.path, '', '', `pending: ${pending.reason}`, '', '']);
 	const markdown = [
 		'n8n 2.41.1 in queue mode on this machine: one main, two workers, two webhook processes behind a ' +
 			'round-robin TLS balancer (`N8N_WEBHOOK_URL`), Redis and Postgres, all on loopback ' +
 			`(cluster ready in ${fixed(result.startupSeconds, 0)} s). Bursts of signed deliveries, 8 in flight, ` +
-			'to the balancer; "runs/s" counts a delivery once its run has reported from a worker, from the first ' +
-			'delivery sent to the last run (median and range of the bursts).',
+			'to the balancer, the paths taking turns (order rotated each round); "runs/s" counts a delivery once ' +
+			'its run has reported from a worker, from the first delivery sent to the last run (median and range ' +
+			'of the bursts). Both paths end in the same "Record run" node (an HTTP Request to a local sink).',
 		'',
 		table(
 			[
@@ -52,7 +51,15 @@ export function queueSection(result: QueueThroughputResult | Pending): Section {
 			rows,
 		),
 		'',
-		`Median runs/s: ${result.paths.map((p) => `${p.path} ${fixed(median(p.bursts.map((b) => b.perSecond)), 1)}`).join('; ')}.`,
+		`Median runs/s: ${result.paths.map((p) => `${p.path} ${fixed(median(p.bursts.map((b) => b.perSecond)), 1)}`).join('; ')}. ` +
+			`${result.paths[0].path} ÷ ${result.paths[1].path}, runs/s (median of the rounds' ratios): ` +
+			`**${fixed(
+				medianRatio(
+					result.paths[0].bursts.map((b) => b.perSecond),
+					result.paths[1].bursts.map((b) => b.perSecond),
+				),
+				2,
+			)}**.`,
 	].join('\n');
 	return { title, markdown, verdicts: [] };
 }

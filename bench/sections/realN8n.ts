@@ -1,4 +1,4 @@
-// 2b, 3b and 6: Return All in the real n8n, signature cost, webhook throughput in the real n8n.
+// 2b, 3b and 6a: Return All in the real n8n, and the cost of the signature check.
 
 import { targets } from '../config';
 import { table, verdict } from '../lib/markdown';
@@ -6,8 +6,7 @@ import { fixed, median, medianRatio, thousands, withSpread } from '../lib/stats'
 import type { RealN8nResult } from '../measures/realN8n';
 import type { SignatureRow } from '../measures/signature';
 import type { ReturnAllPath } from '../n8n/returnAll';
-import { DELIVERY_PATHS, type DeliveryPath } from '../n8n/webhookThroughput';
-import { pendingSection, type Pending, type Section, type Verdict } from './section';
+import { pendingSection, type Pending, type Section } from './section';
 
 export function signatureSection(rows: SignatureRow[]): Section {
 	const markdown = [
@@ -122,130 +121,4 @@ export function returnAllInN8nSection(result: RealN8nResult | Pending): Section 
 			{ measure: ratioMeasure, figure: fixed(timeRatio, 2), target: '≤ 1.0', met: ratioMet },
 		],
 	};
-}
-
-const PATH_LABELS: Record<DeliveryPath, string> = {
-	verify: 'Webhook (Raw Body) → Lead Conversations, Event: Verify → No Operation',
-	trigger: 'Lead Conversations Trigger → No Operation',
-	chain: 'Webhook (Raw Body) → Crypto (HMAC-SHA256 hex) → IF (digest = header) → No Operation',
-	webhook: 'Webhook → No Operation (no check at all)',
-};
-
-interface RatioCheck {
-	measure: string;
-	numerator: DeliveryPath;
-	denominator: DeliveryPath;
-	target: number;
-	/** Which n8n configuration the target applies to (index in N8N_CONFIGURATIONS). */
-	configuration: number;
-}
-
-const RATIO_CHECKS: RatioCheck[] = [
-	{
-		measure: '6b. Deliveries/s through the trigger ÷ n8n Webhook node',
-		numerator: 'trigger',
-		denominator: 'webhook',
-		target: targets.webhookThroughputRatio,
-		configuration: 0,
-	},
-	{
-		measure: '6b. Deliveries/s, Webhook → Verify ÷ Webhook → Crypto → IF (n8n defaults)',
-		numerator: 'verify',
-		denominator: 'chain',
-		target: targets.verifyVsChainRatio,
-		configuration: 0,
-	},
-	{
-		measure: '6b. Deliveries/s, trigger ÷ Webhook → Crypto → IF (both pay the expression isolate)',
-		numerator: 'trigger',
-		denominator: 'chain',
-		target: targets.triggerVsChainEqualTerms,
-		configuration: 1,
-	},
-];
-
-export function webhooksSection(result: RealN8nResult | Pending): Section {
-	const title = '6b. Webhook throughput in the real n8n';
-	if ('pending' in result) {
-		return pendingSection(
-			title,
-			RATIO_CHECKS.map((check) => check.measure),
-			RATIO_CHECKS.map((check) => `≥ ${check.target}`).join('; '),
-			result.pending,
-		);
-	}
-	const args = result.webhookArgs;
-	const verdicts: Verdict[] = [];
-	const parts: string[] = [
-		`n8n ${result.n8nVersion} on Node ${result.nodeVersion} (http, sqlite, default execution saving), one ` +
-			'instance with four active workflows receiving the same deliveries: ' +
-			DELIVERY_PATHS.map((path) => `**${path}** = ${PATH_LABELS[path]}`).join('; ') +
-			`. The trigger is version ${result.triggerVersion} with its signing secret set by hand (no service ` +
-			'call); the Webhook nodes are version 2, POST, answering at once. Each burst sends ' +
-			`${args.deliveries} distinct deliveries of ${fixed(args.bodyBytes / 1024, 0)} KB, correctly signed and ` +
-			`timestamped now, to one workflow, ${args.concurrencies.join(' or ')} in flight; n8n is left to become ` +
-			'idle before the next burst; the order of the paths rotates. "Processed/s" = executions finished ÷ time ' +
-			"from the first delivery to the end of the last execution (from n8n's database): the whole path, and " +
-			'the figure the targets apply to. Median of the rounds (min–max).',
-	];
-	result.throughput.forEach((configuration, index) => {
-		parts.push('', `**${configuration.label}**`, '');
-		const rows: string[][] = [];
-		for (const concurrency of args.concurrencies) {
-			const rounds = configuration.rounds.filter((round) => round.concurrency === concurrency);
-			for (const path of DELIVERY_PATHS) {
-				const bursts = rounds.map((round) => round.bursts[path]);
-				rows.push([
-					`${concurrency}`,
-					path,
-					`**${withSpread(
-						bursts.map((b) => b.perSecond),
-						1,
-					)}**`,
-					withSpread(
-						bursts.map((b) => b.answeredPerSecond),
-						1,
-					),
-					bursts.map((b) => b.executions).join(' / '),
-					String(bursts.reduce((sum, b) => sum + b.failed, 0)),
-				]);
-			}
-		}
-		parts.push(
-			table(
-				[
-					'In flight',
-					'Path',
-					'Processed/s',
-					'Answered/s',
-					'Executions per round',
-					'Non-2xx answers',
-				],
-				rows,
-			),
-		);
-		const ratioLines: string[] = [];
-		for (const check of RATIO_CHECKS) {
-			const perConcurrency = args.concurrencies.map((concurrency) => {
-				const rounds = configuration.rounds.filter((round) => round.concurrency === concurrency);
-				return medianRatio(
-					rounds.map((round) => round.bursts[check.numerator].perSecond),
-					rounds.map((round) => round.bursts[check.denominator].perSecond),
-				);
-			});
-			const figure = perConcurrency.map((ratio) => fixed(ratio, 2)).join(' and ');
-			const applies = check.configuration === index;
-			const met = perConcurrency.every((ratio) => ratio >= check.target);
-			ratioLines.push(
-				`- ${check.numerator} ÷ ${check.denominator} (${args.concurrencies.join(' and ')} in flight): ` +
-					`**${figure}**` +
-					(applies ? ` (target ≥ ${check.target}: ${verdict(met)})` : ''),
-			);
-			if (applies) {
-				verdicts.push({ measure: check.measure, figure, target: `≥ ${check.target}`, met });
-			}
-		}
-		parts.push('', 'Median ratios of the rounds, processed/s:', '', ...ratioLines);
-	});
-	return { title, markdown: parts.join('\n'), verdicts };
 }

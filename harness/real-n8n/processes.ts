@@ -37,6 +37,9 @@ export function runCommand(
 			clearTimeout(timer);
 			resolve({ code, stdout, stderr, durationMs: Date.now() - started });
 		});
+		// A child that exits before reading its input closes the pipe (EPIPE); its exit code and
+		// output say what happened, so the write error must not end this process.
+		child.stdin!.on('error', () => undefined);
 		child.stdin!.end(options.input ?? '');
 	});
 }
