@@ -5,11 +5,11 @@ import { installCommunityPackage } from '../real-n8n/community-package';
 import { n8nCli } from '../real-n8n/n8n-cli';
 import { N8nPublicApi, N8nSession, type N8nServer } from '../real-n8n/n8n-server';
 import { credentialType } from '../real-n8n/paths';
-import { waitFor } from '../real-n8n/processes';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type ServiceAccess } from '../real-n8n/setup';
 import { freePort } from '../support/ports';
 import { writeSelfSignedCertificate, type CertificateFiles } from '../support/tls';
 import { startBalancer, type Balancer } from './balancer';
+import { N8nDatabase } from './n8nDatabase';
 import { N8nProcess } from './n8nProcess';
 import { startPostgres, type RunningPostgres } from './postgres';
 import { startRedis, type RunningRedis } from './redis';
@@ -28,12 +28,23 @@ export interface QueueClusterOptions {
 	service: ServiceAccess;
 	/** Workflow objects (with fixed ids) imported before main starts; activate them with `activate`. */
 	workflows: Array<{ id: string }>;
+	/** Credentials imported beside the service's (n8n's import format, `data` in plain text). */
+	credentials?: ImportedCredential[];
+	/** The balancer's port, when subscriptions to it must exist before the cluster starts. */
+	balancerPort?: number;
 	workers?: number;
 	webhooks?: number;
 	/** Jobs one worker runs at once (n8n's `--concurrency`). */
 	workerConcurrency?: number;
 	env?: Record<string, string>;
 	log?: (line: string) => void;
+}
+
+export interface ImportedCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
 }
 
 const ENCRYPTION_KEY = 'lead-conversations-queue-encryption-key';
@@ -48,6 +59,8 @@ export class QueueCluster {
 	webhooks: N8nProcess[] = [];
 	api!: N8nPublicApi;
 	apiKey!: string;
+	/** What n8n recorded in Postgres: activation outcomes, static data, executions. */
+	db!: N8nDatabase;
 	/** Seconds from nothing to every process ready. */
 	startupSeconds = 0;
 	private sharedEnv: Record<string, string> = {};
@@ -78,6 +91,7 @@ export class QueueCluster {
 			startRedis(redis),
 			startPostgres(postgresBin),
 		]);
+		this.db = new N8nDatabase(this.postgres);
 		this.log(
 			`redis :${this.redis.port} (pid ${this.redis.pid}), postgres :${this.postgres.port} (pid ${this.postgres.pid})`,
 		);
@@ -85,7 +99,7 @@ export class QueueCluster {
 		this.certificate = writeSelfSignedCertificate(workDir);
 		this.balancer = await startBalancer({
 			certificate: this.certificate,
-			port: await freePort(),
+			port: this.options.balancerPort ?? (await freePort()),
 			backends: [],
 		});
 		this.sharedEnv = {
@@ -190,6 +204,7 @@ export class QueueCluster {
 					type: credentialType,
 					data: { apiKey: this.options.service.apiKey, baseUrl: this.options.service.baseUrl },
 				},
+				...(this.options.credentials ?? []),
 			]),
 		);
 		await this.cli(['import:credentials', `--input=${file}`]);
@@ -207,64 +222,15 @@ export class QueueCluster {
 
 	/** Activates through main's public API and waits for n8n's own record of this activation. */
 	async activate(workflowId: string): Promise<void> {
-		const before = await this.activationStamp(workflowId);
+		const before = await this.db.activationStamp(workflowId);
 		const res = await this.api.request('POST', `/workflows/${workflowId}/activate`);
 		if (res.status !== 200) throw new Error(`activate ${workflowId}: ${res.status} ${res.text}`);
-		await this.waitForActivation(workflowId, before);
+		await this.db.waitForActivation(workflowId, before);
 	}
 
 	async deactivate(workflowId: string): Promise<void> {
 		const res = await this.api.request('POST', `/workflows/${workflowId}/deactivate`);
 		if (res.status !== 200) throw new Error(`deactivate ${workflowId}: ${res.status} ${res.text}`);
-	}
-
-	/** When n8n last recorded an outcome for the workflow's triggers (epoch seconds, 0 when never). */
-	private async activationStamp(workflowId: string): Promise<number> {
-		const [row] = await this.postgres.query(
-			`SELECT coalesce(extract(epoch FROM max("updatedAt"))::text, '0') FROM workflow_publication_trigger_status WHERE "workflowId" = '${workflowId}'`,
-		);
-		return Number(row?.[0] ?? 0);
-	}
-
-	/**
-	 * n8n 2.41 activates asynchronously (a publication outbox) and records each trigger's
-	 * outcome, `activated` or `failed`, in workflow_publication_trigger_status: wait for an
-	 * outcome newer than `after`.
-	 */
-	async waitForActivation(workflowId: string, after = 0, timeoutMs = 60_000): Promise<void> {
-		const rows = await waitFor(
-			`the activation outcome of workflow ${workflowId}`,
-			async () => {
-				const found = await this.postgres.query(
-					`SELECT status, coalesce("errorMessage", ''), extract(epoch FROM "updatedAt")::text FROM workflow_publication_trigger_status WHERE "workflowId" = '${workflowId}'`,
-				);
-				const fresh =
-					found.length > 0 && found.every(([, , updatedAt]) => Number(updatedAt) > after);
-				return fresh && found.every(([status]) => status === 'activated' || status === 'failed')
-					? found
-					: undefined;
-			},
-			{ timeoutMs, intervalMs: 300 },
-		);
-		const failed = rows.filter(([status]) => status === 'failed');
-		if (failed.length > 0)
-			throw new Error(`activation of ${workflowId} failed: ${failed.map((r) => r[1]).join('; ')}`);
-	}
-
-	/** The workflow's static data column as n8n stored it (one JSON for all its nodes). */
-	async staticData(workflowId: string): Promise<Record<string, any>> {
-		const [row] = await this.postgres.query(
-			`SELECT coalesce("staticData"::text, '{}') FROM workflow_entity WHERE id = '${workflowId}'`,
-		);
-		return row ? JSON.parse(row[0]) : {};
-	}
-
-	/** Executions of a workflow by status, from n8n's database. */
-	async executionCounts(workflowId: string): Promise<Record<string, number>> {
-		const rows = await this.postgres.query(
-			`SELECT status, count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}' GROUP BY status`,
-		);
-		return Object.fromEntries(rows.map(([status, count]) => [status, Number(count)]));
 	}
 
 	/** Each worker's count of executions it started, from its logs (all its starts). */

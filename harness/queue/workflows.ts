@@ -19,7 +19,7 @@ export interface BuiltWorkflow {
 	pinData: Record<string, unknown>;
 }
 
-function node(
+export function node(
 	name: string,
 	type: string,
 	typeVersion: number,
@@ -58,13 +58,16 @@ export function webhookNode(name: string, path: string) {
 	);
 }
 
-function link(connections: Record<string, any>, from: string, to: string): void {
+export function link(connections: Record<string, any>, from: string, to: string): void {
 	connections[from] = { main: [[{ node: to, type: 'main', index: 0 }]] };
 }
 
-/** What a trigger run reports: the event's identity and the execution that ran it. */
+/**
+ * What a run of a delivered event reports: the event's identity, the delivery key the trigger
+ * gave it (absent on other paths) and the execution that ran it.
+ */
 export const EVENT_RECORD = (kind: string, workflowId: string) =>
-	`{ kind: '${kind}', workflow: '${workflowId}', event: $json.event, id: $json.data.id, timestamp: $json.timestamp, execution: $execution.id }`;
+	`{ kind: '${kind}', workflow: '${workflowId}', event: $json.event, id: $json.data.id, timestamp: $json.timestamp, deliveryKey: $json.delivery_key, execution: $execution.id }`;
 
 /** Lead Conversations Trigger (automatic subscription) → Record run. */
 export function triggerWorkflow(options: {

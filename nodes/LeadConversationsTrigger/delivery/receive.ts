@@ -10,6 +10,7 @@ import { verifyDelivery } from '../../shared/events/verify';
 import { readSettings, userSigningSecret } from '../settings';
 import { deliveryScopeOf, storedSubscription } from '../subscription/lifecycle';
 import { isSubscribed } from '../subscription/rules';
+import { forgetUnlessAccepted } from './acceptance';
 import { answer } from './answer';
 import { currentLeadFields } from './currentLead';
 
@@ -47,7 +48,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		deliveryScopeOf(context, stored),
 		dedupHorizonMs(settings.replayWindow),
 	);
-	if (ledger.isDuplicate(deliveryKey(payload), now)) return answer.skipped();
+	const key = deliveryKey(payload);
+	if (ledger.isDuplicate(key, now)) return answer.skipped();
+	forgetUnlessAccepted(context, () => ledger.forget(key));
 
 	const unmet = unmetLeadCondition(payload.event, dataOf(payload), settings.conditions);
 	if (unmet !== undefined) {

@@ -104,6 +104,11 @@ export class DeliveryDedup {
 		return false;
 	}
 
+	/** Forgets `fullKey`, so that the next copy of its event counts as new. */
+	forget(fullKey: string): void {
+		this.firstSeenAt.delete(compact(fullKey));
+	}
+
 	get size(): number {
 		return this.firstSeenAt.size;
 	}

@@ -1,7 +1,6 @@
 import { createHmac } from 'crypto';
 
 import type { RunningSandbox } from '../../../sandbox';
-import type { QueueCluster } from '../../../harness/queue/cluster';
 import type { RunSink, SinkRecord } from '../../../harness/queue/sink';
 import { httpCall, type HttpResponse } from '../../../harness/real-n8n/http';
 import { waitFor } from '../../../harness/real-n8n/processes';
@@ -113,22 +112,51 @@ export async function waitForRunsOf(
 	}
 }
 
-/** Creates `count` channel leads (one lead.created event each) at `perSecond`; returns their keys. */
+/**
+ * Makes `count` events happen at `perSecond` (`act` makes the i-th and returns what identifies
+ * it), calling `atHalf` once half-way; returns what `act` returned.
+ */
+export async function streamEvents<T>(
+	count: number,
+	perSecond: number,
+	act: (i: number) => T,
+	atHalf?: () => void,
+): Promise<T[]> {
+	const made: T[] = [];
+	const started = Date.now();
+	for (let i = 0; i < count; i++) {
+		const due = started + (i * 1000) / perSecond;
+		if (due > Date.now()) await sleep(due - Date.now());
+		made.push(act(i));
+		if (i === Math.floor(count / 2) && atHalf) atHalf();
+	}
+	return made;
+}
+
+/** Creates `count` channel leads (one lead.created event each) at `perSecond`; returns their IDs. */
 export async function streamLeadEvents(
 	sandbox: RunningSandbox,
 	count: number,
 	perSecond: number,
 	atHalf?: () => void,
 ): Promise<string[]> {
-	const ids: string[] = [];
-	const started = Date.now();
-	for (let i = 0; i < count; i++) {
-		const due = started + (i * 1000) / perSecond;
-		if (due > Date.now()) await sleep(due - Date.now());
-		ids.push(sandbox.control.createChannelLead({ channel: 'web_form' }).id);
-		if (i === Math.floor(count / 2) && atHalf) atHalf();
+	return await streamEvents(
+		count,
+		perSecond,
+		() => sandbox.control.createChannelLead({ channel: 'web_form' }).id,
+		atHalf,
+	);
+}
+
+/** Keys of the events the sandbox delivered (first attempts and retries) to one subscription. */
+export function deliveredEventKeys(sandbox: RunningSandbox, subscriptionId: string): string[] {
+	const keys = new Set<string>();
+	for (const delivery of sandbox.control.deliveries()) {
+		if (delivery.subscriptionId === subscriptionId && delivery.event !== 'raw') {
+			keys.add(keyOfBody(delivery.body));
+		}
 	}
-	return ids;
+	return [...keys];
 }
 
 /** Keys of the lead.created deliveries the sandbox made for these leads. */
@@ -185,22 +213,4 @@ export function post(
 		headers: { 'content-type': 'application/json', ...headers },
 		timeoutMs: 20_000,
 	});
-}
-
-/**
- * Runs a workflow through the cluster and counts its runs per event: `send` makes the events
- * happen (through the service, the balancer or a poll), `kind` is what its Record run node
- * reports. The Verify-path and poll-trigger checks use it as the trigger's checks do.
- */
-export async function countRunsPerEvent(options: {
-	cluster: QueueCluster;
-	sink: RunSink;
-	kind: string;
-	send: () => Promise<string[]>;
-	quietMs?: number;
-}): Promise<RunTally> {
-	const keys = await options.send();
-	const counts = () => runsPerEvent(options.sink, options.kind);
-	await waitForRunsOf(keys, counts, { quietMs: options.quietMs ?? 5_000 });
-	return tally(keys, counts());
 }

@@ -10,6 +10,7 @@ import {
 	deliveryKey,
 } from '../../../shared/events/dedup';
 import type { EventPayload } from '../../../shared/events/payload';
+import { recentKeys, rememberVerified } from './recentlyVerified';
 
 /** Short, fixed-size form of a delivery key: memory holds thousands of them. */
 export function storedKeyOf(payload: EventPayload): string {
@@ -48,19 +49,31 @@ export function recordUnseen(
  * database, so it holds across restarts, workers and webhook processes. `undefined` where the
  * engine does not offer it: n8n 1.x engines without the helper, or an engine running without
  * n8n's database, whose store is not set up (it then fails an assertion before reading anything).
+ * One call records this execution's keys together with those this process let through lately
+ * (recentlyVerified.ts): a key the store lost meanwhile is recorded again, and one this process
+ * let through is a duplicate whatever the store says.
  */
 async function unseenInN8n(
 	context: IExecuteFunctions,
 	keys: string[],
+	now: number,
 ): Promise<string[] | undefined> {
 	const check = (context.helpers as Partial<IExecuteFunctions['helpers']>).checkProcessedAndRecord;
 	if (typeof check !== 'function') return undefined;
+	const scope = `${context.getWorkflow().id ?? ''}|${context.getNode().id}`;
+	const recent = recentKeys(scope, now);
+	const known = new Set(recent);
 	try {
-		const { new: unseen } = await check.call(context.helpers, keys, 'node', {
-			mode: 'entries',
-			maxEntries: DELIVERY_MEMORY_CAP,
-		});
-		return unseen.map(String);
+		const { new: unseenInStore } = await check.call(
+			context.helpers,
+			[...new Set([...keys, ...recent])],
+			'node',
+			{ mode: 'entries', maxEntries: DELIVERY_MEMORY_CAP },
+		);
+		const inStore = new Set(unseenInStore.map(String));
+		const unseen = keys.filter((key) => inStore.has(key) && !known.has(key));
+		rememberVerified(scope, unseen, now);
+		return unseen;
 	} catch (error) {
 		if ((error as { code?: unknown }).code === 'ERR_ASSERTION') return undefined;
 		throw new NodeOperationError(context.getNode(), error as Error, {
@@ -80,7 +93,7 @@ export async function unseenDeliveries(
 	now: number,
 ): Promise<{ unseen: Set<string>; store: SeenStore }> {
 	if (keys.length === 0) return { unseen: new Set(), store: 'static data' };
-	const fromN8n = await unseenInN8n(context, keys);
+	const fromN8n = await unseenInN8n(context, keys, now);
 	if (fromN8n !== undefined) return { unseen: new Set(fromN8n), store: 'n8n' };
 
 	const staticData = context.getWorkflowStaticData('node') as IDataObject;

@@ -1,0 +1,37 @@
+import { deliveriesSettled } from './service';
+import { suite } from './suite';
+
+/**
+ * The scenario of point 3: the balancer loses the first answer of every event (n8n handled it,
+ * the service never saw the 200 and retries), and webhook process 2 restarts half-way. The
+ * service's retries are scaled (1, 5, 30 min × 0.2 = 12 s, 60 s, 6 min after the first failure)
+ * so that a retry comes after the first run has finished, as with the real one-minute retry.
+ * `stream` makes the events and calls its argument once half-way; returns what it returned.
+ */
+export async function withLostAnswersAndRestart<T>(
+	stream: (atHalf: () => void) => Promise<T>,
+): Promise<T> {
+	const { cluster, sandbox } = suite;
+	sandbox.control.setOptions({ retryScale: 0.2 });
+	sandbox.control.clearDeliveries();
+	cluster.balancer.clearLog();
+	cluster.balancer.loseFirstAnswers(true);
+	let restart: Promise<void> | undefined;
+	try {
+		const made = await stream(() => {
+			restart = cluster.webhooks[1].restart();
+		});
+		await restart;
+		await deliveriesSettled(150_000);
+		return made;
+	} finally {
+		cluster.balancer.loseFirstAnswers(false);
+		sandbox.control.setOptions({ retryScale: 1 });
+		if (!cluster.webhooks[1].running) await cluster.webhooks[1].start();
+	}
+}
+
+/** "n of m (p %)" */
+export function share(count: number, of: number): string {
+	return `${count} of ${of} (${of > 0 ? ((count / of) * 100).toFixed(0) : 0} %)`;
+}
