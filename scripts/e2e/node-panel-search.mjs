@@ -10,6 +10,8 @@
 // [...], "Actions (10)": [...] } }, nodeTypes: [...] }, where opened is the package's entry of the
 // results opened, and nodeTypes are the package's entries of /types/nodes.json (what the editor
 // searches).
+import { resolve } from 'node:path';
+
 import { OWNER, launchChromium, option, signIn } from './editor.mjs';
 
 const url = option('url', 'http://localhost:5678');
