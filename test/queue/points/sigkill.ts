@@ -40,7 +40,7 @@ export function sigkillSpecs(): void {
 			});
 			await killing;
 			await victim.start();
-			await deliveredToSubscription(onlySubscription().id, 60_000);
+			await deliveredToSubscription(onlySubscription().id, 200, 60_000);
 		} finally {
 			sandbox.control.setOptions({ retryScale: 1 });
 			if (!victim.running) await victim.start();

@@ -30,20 +30,24 @@ export async function totalExecutions(workflowId: string): Promise<number> {
 }
 
 /**
- * Waits until every event the service sent to `subscriptionId` has an attempt answered 2xx, or
- * `capMs` passed (a third retry may be minutes away). Other subscriptions' retries, which may
- * never succeed, are not waited for.
+ * Waits until the service has delivered `events` events to `subscriptionId` since its log was
+ * cleared, each with an attempt answered 2xx, or `capMs` passed (a third retry may be minutes
+ * away). Other subscriptions' retries, which may never succeed, are not waited for.
  */
-export async function deliveredToSubscription(subscriptionId: string, capMs: number) {
-	const pending = () => {
+export async function deliveredToSubscription(
+	subscriptionId: string,
+	events: number,
+	capMs: number,
+) {
+	const delivered = () => {
 		const ok = new Map<string, boolean>();
 		for (const d of suite.sandbox.control.deliveries()) {
 			if (d.subscriptionId !== subscriptionId) continue;
 			ok.set(d.deliveryId, (ok.get(d.deliveryId) ?? false) || d.ok);
 		}
-		return [...ok.values()].filter((delivered) => !delivered).length;
+		return ok.size >= events && [...ok.values()].every(Boolean);
 	};
-	await waitFor('every delivery to succeed', () => (pending() === 0 ? true : undefined), {
+	await waitFor('every delivery to succeed', () => (delivered() ? true : undefined), {
 		timeoutMs: capMs,
 		intervalMs: 500,
 	}).catch(() => undefined);
