@@ -10,7 +10,7 @@ import {
 	waitForRunsOf,
 } from '../support/runs';
 import {
-	deliveriesSettled,
+	deliveredToSubscription,
 	deliveryKeysConsistent,
 	onlySubscription,
 	totalExecutions,
@@ -28,7 +28,7 @@ export function deliverySpecs(): void {
 		sandbox.control.clearDeliveries();
 		const started = Date.now();
 		const leadIds = await streamLeadEvents(sandbox, 200, 10);
-		await deliveriesSettled(60_000);
+		await deliveredToSubscription(onlySubscription().id, 200, 60_000);
 		const keys = keysOfLeads(sandbox, leadIds);
 		await waitForRunsOf(keys, () => triggerRuns(IDS.main));
 		const result = tally(keys, triggerRuns(IDS.main));

@@ -27,7 +27,7 @@ function duplicateRate(counts: Map<string, number>, keys: string[]): string {
 export function triggerDuplicateSpecs(): void {
 	it('first answers lost, retries on either process, a webhook process restarted half-way: every event runs at least once, the duplicate rate measured', async () => {
 		const { sandbox } = suite;
-		const leadIds = await withLostAnswersAndRestart((atHalf) =>
+		const leadIds = await withLostAnswersAndRestart(onlySubscription().id, 200, (atHalf) =>
 			streamLeadEvents(sandbox, 200, 10, atHalf),
 		);
 		const keys = keysOfLeads(sandbox, leadIds);

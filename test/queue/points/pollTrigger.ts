@@ -1,6 +1,7 @@
 import { waitFor } from '../../../harness/real-n8n/processes';
 import { recordFigure } from '../support/figures';
 import { sleep } from '../support/runs';
+import { announcedBy, newLeadPolls } from '../support/service';
 import { IDS, POLL_SECONDS, suite } from '../support/suite';
 
 // Point 3, the other path that reaches zero: the poll trigger. n8n polls on the leader main only
@@ -10,27 +11,13 @@ import { IDS, POLL_SECONDS, suite } from '../support/suite';
 
 const POLL_WAIT_MS = (POLL_SECONDS * 3 + 30) * 1000;
 
-/** How often each lead ID was announced by the runs of one poll workflow. */
-function announced(kind: string): Map<string, number> {
-	const counts = new Map<string, number>();
-	for (const record of suite.sink.of(kind)) {
-		for (const id of record.ids as string[]) counts.set(id, (counts.get(id) ?? 0) + 1);
-	}
-	return counts;
-}
-
 async function announcedAll(kind: string, ids: string[]): Promise<void> {
 	await waitFor(
 		`${kind} to announce ${ids.join(', ')}`,
-		() => (ids.every((id) => announced(kind).has(id)) ? true : undefined),
+		() => (ids.every((id) => announcedBy(kind).has(id)) ? true : undefined),
 		{ timeoutMs: POLL_WAIT_MS, intervalMs: 500 },
 	);
 }
-
-/** New-lead polls so far: the service's GET /leads with `created_after` (one request each). */
-const newLeadPolls = () =>
-	suite.sandbox.control.requests().filter((r) => r.path === '/v1/leads' && r.query.created_after)
-		.length;
 
 function newLeadOfAlpha(): string {
 	const lead = suite.sandbox.control
@@ -74,8 +61,8 @@ export function pollTriggerSpecs(): void {
 		await cluster.deactivate(IDS.pollNew);
 		await cluster.deactivate(IDS.pollQualified);
 
-		const leads = announced('pollNew');
-		const qualified = announced('pollQualified');
+		const leads = announcedBy('pollNew');
+		const qualified = announcedBy('pollQualified');
 		const expectedLeads = [...first.leads, ...whileDown.leads, ...after.leads];
 		const expectedQualified = [...first.qualified, ...whileDown.qualified, ...after.qualified];
 		const twice = [...leads.values(), ...qualified.values()].filter((n) => n > 1).length;

@@ -1,13 +1,16 @@
+import { triggerWebhookPath } from '../../../harness/queue/workflows';
 import { recordFigure } from '../support/figures';
 import {
 	deliveredKeys,
 	keysOfLeads,
+	post,
+	signedEvent,
 	streamLeadEvents,
 	tally,
 	waitForRunsOf,
 } from '../support/runs';
 import {
-	deliveriesSettled,
+	deliveredToSubscription,
 	onlySubscription,
 	subscriptionsAt,
 	triggerRuns,
@@ -37,7 +40,7 @@ export function sigkillSpecs(): void {
 			});
 			await killing;
 			await victim.start();
-			await deliveriesSettled(60_000);
+			await deliveredToSubscription(onlySubscription().id, 200, 60_000);
 		} finally {
 			sandbox.control.setOptions({ retryScale: 1 });
 			if (!victim.running) await victim.start();
@@ -57,5 +60,51 @@ export function sigkillSpecs(): void {
 		});
 		expect(killedAt).toBeGreaterThan(0);
 		expect(deliveredWithoutRun).toEqual([]);
+	});
+}
+
+/** Makes Postgres refuse every new execution of one workflow until the returned undo runs. */
+async function refuseExecutionsOf(workflowId: string): Promise<() => Promise<void>> {
+	const { postgres } = suite.cluster;
+	await postgres.query(
+		`CREATE OR REPLACE FUNCTION lc_refuse_execution() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'execution refused by the test'; END $$ LANGUAGE plpgsql`,
+	);
+	await postgres.query(
+		`CREATE TRIGGER lc_refuse_execution BEFORE INSERT ON execution_entity FOR EACH ROW WHEN (NEW."workflowId" = '${workflowId}') EXECUTE FUNCTION lc_refuse_execution()`,
+	);
+	return async () => {
+		await postgres.query('DROP TRIGGER IF EXISTS lc_refuse_execution ON execution_entity');
+	};
+}
+
+export function refusedRunSpecs(): void {
+	it('n8n cannot create the run and answers an error: the retry of that delivery, on the same process, starts the run', async () => {
+		const { cluster } = suite;
+		if (subscriptionsAt(WEBHOOK_IDS.main).length === 0) await cluster.activate(IDS.main);
+		const { secret } = onlySubscription();
+		const url = `${cluster.webhooks[0].url}/${triggerWebhookPath(WEBHOOK_IDS.main)}`;
+		const events = [0, 1, 2].map((i) => signedEvent(secret, `lead_refused_${i}`));
+		const send = (e: (typeof events)[number]) =>
+			post(url, e.body, { 'X-Service-Signature': e.signature });
+		const allow = await refuseExecutionsOf(IDS.main);
+		let refused: number[];
+		try {
+			refused = (await Promise.all(events.map(send))).map((a) => a.status);
+		} finally {
+			await allow();
+		}
+		const retried = (await Promise.all(events.map(send))).map((a) => a.status);
+		const keys = events.map((e) => e.key);
+		await waitForRunsOf(keys, () => triggerRuns(IDS.main), { quietMs: 3_000, timeoutMs: 60_000 });
+		const runs = triggerRuns(IDS.main);
+		recordFigure({
+			point: '7',
+			test: 'n8n answers an error, the retry comes back',
+			figure: `first answers ${refused.join(', ')} (no run created); retries on the same process ${retried.join(', ')}; runs ${keys.map((k) => runs.get(k) ?? 0).join(', ')}`,
+			target: 'an error answer, then one run per event',
+		});
+		expect(refused.every((status) => status >= 500)).toBe(true);
+		expect(retried).toEqual([200, 200, 200]);
+		for (const key of keys) expect(runs.get(key)).toBe(1);
 	});
 }

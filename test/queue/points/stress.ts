@@ -2,7 +2,7 @@ import { TRIGGER_NODE } from '../../../harness/queue/workflows';
 import { waitFor } from '../../../harness/real-n8n/processes';
 import { recordFigure } from '../support/figures';
 import { keysOfLeads, runsPerEvent, sleep } from '../support/runs';
-import { attemptedFor, deliveriesSettled, subscriptionsAt } from '../support/service';
+import { announcedBy, attemptedFor, newLeadPolls, subscriptionsAt } from '../support/service';
 import { IDS, POLL_SECONDS, suite, WEBHOOK_IDS } from '../support/suite';
 
 // Point 3, static data under stress: whatever the webhook trigger does must never lose or undo
@@ -36,13 +36,7 @@ async function reactivate(): Promise<void> {
 	await cluster.activate(IDS.stress);
 }
 
-function announcedByPoll(): Map<string, number> {
-	const counts = new Map<string, number>();
-	for (const record of suite.sink.of('stressPoll')) {
-		for (const id of record.ids as string[]) counts.set(id, (counts.get(id) ?? 0) + 1);
-	}
-	return counts;
-}
+const announcedByPoll = () => announcedBy('stressPoll');
 
 export function stressSpecs(): void {
 	it('static data under stress: re-activations while deliveries stream in, a poll trigger beside the webhook trigger; the subscription’s id and secret and the poll position never lost or undone', async () => {
@@ -79,17 +73,12 @@ export function stressSpecs(): void {
 			streaming = false;
 			await stream;
 		}
-		await deliveriesSettled(30_000);
-		// The poll trigger announces every streamed lead, each once, within a few polls.
-		await waitFor(
-			'the poll trigger to announce every streamed lead',
-			() => (streamed.every((id) => announcedByPoll().has(id)) ? true : undefined),
-			{ timeoutMs: (POLL_SECONDS * 3 + 30) * 1000, intervalMs: 500 },
-		).catch(() => undefined);
 		mismatches.push(...(await storedVersusLive('at the end')));
 
-		// The subscription it ends with still delivers, with the secret stored last.
+		// The subscription it ends with still delivers, with the secret stored last; the poll
+		// trigger announces every streamed lead and this last one, each once.
 		const final = sandbox.control.createChannelLead({ channel: 'web_form' });
+		const everyLead = [...streamed, final.id];
 		await attemptedFor([final.id]);
 		const [finalKey] = keysOfLeads(sandbox, [final.id]);
 		const ranFinal = await waitFor(
@@ -97,12 +86,23 @@ export function stressSpecs(): void {
 			() => (runsPerEvent(suite.sink, 'stressTrigger').get(finalKey) ? true : undefined),
 			{ timeoutMs: 30_000 },
 		).catch(() => false);
-		await sleep(POLL_SECONDS * 1000 + 5_000);
+		await waitFor(
+			'the poll trigger to announce every lead',
+			() => (everyLead.every((id) => announcedByPoll().has(id)) ? true : undefined),
+			{ timeoutMs: (POLL_SECONDS * 3 + 30) * 1000, intervalMs: 500 },
+		).catch(() => undefined);
+		// One more poll, which must announce none of them again.
+		const polls = newLeadPolls();
+		await waitFor('one more poll', () => (newLeadPolls() > polls ? true : undefined), {
+			timeoutMs: (POLL_SECONDS + 30) * 1000,
+			intervalMs: 500,
+		}).catch(() => undefined);
+		await sleep(2_000);
 		await cluster.deactivate(IDS.stress);
 
 		const announced = announcedByPoll();
 		const twice = [...announced.values()].filter((n) => n > 1).length;
-		const missing = [...streamed, final.id].filter((id) => !announced.has(id)).length;
+		const missing = everyLead.filter((id) => !announced.has(id)).length;
 		const triggerRuns = runsPerEvent(suite.sink, 'stressTrigger').size;
 		recordFigure({
 			point: '3',

@@ -39,7 +39,7 @@ export function verifyPathSpecs(): void {
 			.leads.filter((l) => l.organization_id === 'org_alpha')
 			.slice(0, 200);
 		const duplicatesBefore = rejectedBy('duplicate');
-		await withLostAnswersAndRestart((atHalf) =>
+		await withLostAnswersAndRestart(suite.verifySubscription.id, 200, (atHalf) =>
 			streamEvents(200, 10, (i) => sandbox.control.bookAppointment(leads[i].id).id, atHalf),
 		);
 		const keys = deliveredEventKeys(sandbox, suite.verifySubscription.id);

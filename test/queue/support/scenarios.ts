@@ -1,4 +1,4 @@
-import { deliveriesSettled } from './service';
+import { deliveredToSubscription } from './service';
 import { suite } from './suite';
 
 /**
@@ -6,9 +6,12 @@ import { suite } from './suite';
  * the service never saw the 200 and retries), and webhook process 2 restarts half-way. The
  * service's retries are scaled (1, 5, 30 min × 0.2 = 12 s, 60 s, 6 min after the first failure)
  * so that a retry comes after the first run has finished, as with the real one-minute retry.
- * `stream` makes the events and calls its argument once half-way; returns what it returned.
+ * `stream` makes `events` events and calls its argument once half-way; returns what it returned
+ * once each event sent to `subscriptionId` was answered 2xx (or 150 s passed).
  */
 export async function withLostAnswersAndRestart<T>(
+	subscriptionId: string,
+	events: number,
 	stream: (atHalf: () => void) => Promise<T>,
 ): Promise<T> {
 	const { cluster, sandbox } = suite;
@@ -22,7 +25,7 @@ export async function withLostAnswersAndRestart<T>(
 			restart = cluster.webhooks[1].restart();
 		});
 		await restart;
-		await deliveriesSettled(150_000);
+		await deliveredToSubscription(subscriptionId, events, 150_000);
 		return made;
 	} finally {
 		cluster.balancer.loseFirstAnswers(false);

@@ -1,6 +1,6 @@
 import { triggerWebhookPath } from '../../../harness/queue/workflows';
 import { waitFor } from '../../../harness/real-n8n/processes';
-import { eventKey, keysOfLeads, runsPerEvent, sleep } from './runs';
+import { eventKey, keysOfLeads, runsPerEvent } from './runs';
 import { suite, WEBHOOK_IDS } from './suite';
 
 // What the service (the sandbox) and the run sink say about the trigger's subscriptions and
@@ -29,12 +29,28 @@ export async function totalExecutions(workflowId: string): Promise<number> {
 	return Object.values(counts).reduce((sum, n) => sum + n, 0);
 }
 
-/** Settled deliveries, but never longer than `capMs` (a third retry may be minutes away). */
-export async function deliveriesSettled(capMs: number): Promise<boolean> {
-	return await Promise.race([
-		suite.sandbox.control.whenDeliveriesSettled().then(() => true),
-		sleep(capMs).then(() => false),
-	]);
+/**
+ * Waits until the service has delivered `events` events to `subscriptionId` since its log was
+ * cleared, each with an attempt answered 2xx, or `capMs` passed (a third retry may be minutes
+ * away). Other subscriptions' retries, which may never succeed, are not waited for.
+ */
+export async function deliveredToSubscription(
+	subscriptionId: string,
+	events: number,
+	capMs: number,
+) {
+	const delivered = () => {
+		const ok = new Map<string, boolean>();
+		for (const d of suite.sandbox.control.deliveries()) {
+			if (d.subscriptionId !== subscriptionId) continue;
+			ok.set(d.deliveryId, (ok.get(d.deliveryId) ?? false) || d.ok);
+		}
+		return ok.size >= events && [...ok.values()].every(Boolean);
+	};
+	await waitFor('every delivery to succeed', () => (delivered() ? true : undefined), {
+		timeoutMs: capMs,
+		intervalMs: 500,
+	}).catch(() => undefined);
 }
 
 /**
@@ -70,4 +86,20 @@ export function deliveryKeysConsistent(kind: string, workflowId: string, keys: s
 	const everyRunSameKey = perEvent.every((set) => set.size === 1 && !set.has('undefined'));
 	const distinct = new Set(perEvent.flatMap((set) => [...set])).size === perEvent.length;
 	return { events: perEvent.length, everyRunSameKey, distinct };
+}
+
+/** How often each lead ID was announced by the runs of one poll workflow (`kind` of its sink record). */
+export function announcedBy(kind: string): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const record of suite.sink.of(kind)) {
+		for (const id of record.ids as string[]) counts.set(id, (counts.get(id) ?? 0) + 1);
+	}
+	return counts;
+}
+
+/** New-lead polls so far: the service's GET /leads with `created_after` (one request each). */
+export function newLeadPolls(): number {
+	return suite.sandbox.control
+		.requests()
+		.filter((r) => r.path === '/v1/leads' && r.query.created_after).length;
 }
