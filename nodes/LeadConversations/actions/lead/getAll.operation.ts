@@ -143,7 +143,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to return only leads created since the previous successful run of this node, so a scheduled sync gets each lead once. Needs Return All. Test runs from the editor do not store the position.',
+					'Whether to return only leads created since the previous successful run of this node, so a scheduled sync gets each lead once. Needs Return All. Test runs from the editor do not store the position. Does not hold in queue mode, where workers get no static data: use the New Lead event of the Poll Trigger there.',
 			},
 			{
 				displayName: 'Output',
