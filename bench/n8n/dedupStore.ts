@@ -1,11 +1,11 @@
 // Event: Verify keeps the keys of verified deliveries in n8n's de-duplication store: one row per
 // node in n8n's `processed_data` table whose whole list n8n reads and writes back on every run, up
-// to the node's cap. A workflow in production reaches that cap after its first DELIVERY_MEMORY_CAP
+// to the node's cap. A workflow in production reaches that cap after its first N8N_STORE_CAP
 // deliveries and stays there, so the bench fills the row to the cap before measuring: the figures
 // are those of the steady state, not of a fresh workflow. The keys are random strings of the
 // length n8n stores (an MD5 digest in base64), so no delivery of the bench matches one.
 
-import { DELIVERY_MEMORY_CAP } from '../../nodes/shared/events/dedup';
+import { N8N_STORE_CAP } from '../../nodes/LeadConversations/actions/event/seenDeliveries';
 import type { RunningPostgres } from '../../harness/queue/postgres';
 import { changeN8nDatabase } from '../../harness/real-n8n/sqlite';
 
@@ -17,7 +17,7 @@ export async function fillSqliteStore(
 	userFolder: string,
 	workflowId: string,
 	nodeId: string,
-	entries = DELIVERY_MEMORY_CAP,
+	entries = N8N_STORE_CAP,
 ): Promise<void> {
 	const sql =
 		'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) ' +
@@ -32,7 +32,7 @@ export async function fillPostgresStore(
 	postgres: RunningPostgres,
 	workflowId: string,
 	nodeId: string,
-	entries = DELIVERY_MEMORY_CAP,
+	entries = N8N_STORE_CAP,
 ): Promise<void> {
 	const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 	await postgres.query(

@@ -15,13 +15,19 @@
 
 /** Long enough to outlive the service's first retry (about a minute after the first attempt). */
 export const RECENT_MS = 120_000;
-/** Keys passed again per call at most: n8n hashes each one, a few microseconds apiece. */
+/** Keys held per node at most. */
 export const RECENT_CAP = 2_000;
+/**
+ * Only keys let through this recently are passed again: a key is dropped by a recording that
+ * overlaps its own, so the next calls re-record it long before the service's retry, and n8n
+ * hashes every key passed (a few microseconds apiece, on every delivery).
+ */
+export const RESEND_MS = 15_000;
 
 const recentByNode = new Map<string, Map<string, number>>();
 
-/** The keys let through within RECENT_MS before `now` (older ones are dropped). */
-export function recentKeys(scope: string, now: number): string[] {
+/** The keys let through within `withinMs` before `now`; those older than RECENT_MS are dropped. */
+export function recentKeys(scope: string, now: number, withinMs = RECENT_MS): string[] {
 	const recent = recentByNode.get(scope);
 	if (!recent) return [];
 	for (const [key, at] of recent) {
@@ -29,7 +35,7 @@ export function recentKeys(scope: string, now: number): string[] {
 		recent.delete(key);
 	}
 	if (recent.size === 0) recentByNode.delete(scope);
-	return [...recent.keys()];
+	return [...recent].filter(([, at]) => now - at < withinMs).map(([key]) => key);
 }
 
 /** Adds keys let through now; the oldest go first beyond RECENT_CAP. */

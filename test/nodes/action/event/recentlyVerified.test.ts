@@ -1,6 +1,7 @@
 import {
 	RECENT_CAP,
 	RECENT_MS,
+	RESEND_MS,
 	recentKeys,
 	rememberVerified,
 } from '../../../../nodes/LeadConversations/actions/event/recentlyVerified';
@@ -30,5 +31,14 @@ describe('keys this process let through lately', () => {
 		expect(kept).toHaveLength(RECENT_CAP);
 		expect(kept[0]).toBe('key5');
 		expect(kept[kept.length - 1]).toBe(`key${RECENT_CAP + 4}`);
+	});
+});
+
+describe('keys passed again to the store', () => {
+	it(`are only those of the last ${RESEND_MS / 1000} s, while the memory holds ${RECENT_MS / 1000} s`, () => {
+		rememberVerified('wf|e', ['early'], 0);
+		rememberVerified('wf|e', ['late'], RESEND_MS);
+		expect(recentKeys('wf|e', RESEND_MS + 1, RESEND_MS)).toEqual(['late']);
+		expect(recentKeys('wf|e', RESEND_MS + 1)).toEqual(['early', 'late']);
 	});
 });
