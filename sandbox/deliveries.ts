@@ -219,11 +219,7 @@ export class WebhookDispatcher {
 
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-	return (
-		host === 'localhost' ||
-		host === '::1' ||
-		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-	);
+	return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function isSuccess(status: number | undefined): boolean {

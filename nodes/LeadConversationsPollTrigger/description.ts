@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	CONVERSATION_CHANNELS,
@@ -8,21 +8,8 @@ import {
 	SCORE_MAX,
 	SCORE_MIN,
 } from '../shared/constants';
+import { optionsOf } from '../shared/labels';
 import { POLL_EVENTS, WATCHABLE_LEAD_STATUSES } from './events';
-
-/** `purchase_30_days` → "Purchase 30 Days". */
-function titleOf(value: string): string {
-	return value
-		.split('_')
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
-}
-
-function optionsOf(values: readonly string[]): INodePropertyOptions[] {
-	return values
-		.map((value) => ({ name: titleOf(value), value }))
-		.sort((a, b) => a.name.localeCompare(b.name));
-}
 
 const showForStatus = { show: { event: [POLL_EVENTS.leadStatus] } };
 

@@ -1,4 +1,4 @@
-// The items a poll emits: the `data` of the webhook event that matches (not-shown §2), plus
+// The items a poll emits: the `data` of the webhook event that matches (docs/service-contract.md §8), plus
 // `event` and `polled_at`, so a workflow can move between the two triggers without rewriting
 // its expressions.
 

@@ -10,8 +10,8 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { LeadMark } from '../LeadConversations/helpers/newLeadsSinceLastRun';
-import { MarkTracker, seenBefore } from '../LeadConversations/helpers/newLeadsSinceLastRun';
+import type { LeadMark } from '../shared/leadMark';
+import { MarkTracker, seenBefore } from '../shared/leadMark';
 
 export const POSITION_VERSION = 1;
 

@@ -1,5 +1,5 @@
 // Reads a list for a poll: every page, or nothing usable when the poll's time budget would run out
-// first. The order of list records is not specified (not-shown §4), so a partial read cannot
+// first. The order of list records is not specified (docs/service-contract.md §4), so a partial read cannot
 // move a position: the caller gets `complete: false` and keeps its position.
 
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';

@@ -5,7 +5,7 @@ import type { LeadConditions } from '../shared/events/conditions';
 import type { OutputShape } from '../shared/events/payload';
 import { type ReplayWindow, replayWindowOf } from '../shared/events/replayWindow';
 import { signingSecretFromCredential } from '../shared/events/signingSecret';
-import { subscribedEvents } from './subscription/rules';
+import { subscribedEvents } from '../shared/events/eventNames';
 
 export type NodeContext = IHookFunctions | IWebhookFunctions;
 

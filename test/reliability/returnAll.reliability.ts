@@ -3,7 +3,12 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runActionNode, startTestSandbox, type RunResult, type RunningSandbox } from '../../harness/engine';
+import {
+	runActionNode,
+	startTestSandbox,
+	type RunResult,
+	type RunningSandbox,
+} from '../../harness/engine';
 import { MAX_TRANSIENT_RETRIES } from '../../nodes/shared/transport/retryPolicy';
 import { NODE, credentialsOf, inBatches, scaled, seconds } from './support/common';
 import { count, recordFigure } from './support/figures';

@@ -5,7 +5,12 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runActionNode, startTestSandbox, type RunResult, type RunningSandbox } from '../../harness/engine';
+import {
+	runActionNode,
+	startTestSandbox,
+	type RunResult,
+	type RunningSandbox,
+} from '../../harness/engine';
 import { REQUEST_TIMEOUT_MS } from '../../nodes/shared/transport';
 import { NODE, byId, credentialsOf, scaled, seconds } from './support/common';
 import { recordFigure } from './support/figures';

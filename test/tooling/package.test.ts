@@ -118,7 +118,10 @@ describe('package.json as the community-package rules want it', () => {
 	});
 
 	it('lints exactly what the scanner lints in the sources', () => {
-		expect(packageJson.scripts.lint).toBe('eslint nodes credentials package.json');
+		expect(packageJson.scripts.lint).toBe(
+			'eslint nodes credentials package.json && npm run format:check',
+		);
+		expect(packageJson.scripts['format:check']).toMatch(/^prettier .* --check$/);
 		expect(packageJson.scripts.scan).toBe('node scripts/scan.mjs');
 	});
 

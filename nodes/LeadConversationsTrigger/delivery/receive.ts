@@ -9,7 +9,7 @@ import { dedupHorizonMs } from '../../shared/events/replayWindow';
 import { verifyDelivery } from '../../shared/events/verify';
 import { readSettings, userSigningSecret } from '../settings';
 import { deliveryScopeOf, storedSubscription } from '../subscription/lifecycle';
-import { isSubscribed } from '../subscription/rules';
+import { isSubscribed } from '../../shared/events/eventNames';
 import { forgetUnlessAccepted } from './acceptance';
 import { answer } from './answer';
 import { currentLeadFields } from './currentLead';

@@ -1,25 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { WEBHOOK_ALL_EVENTS } from '../../shared/constants';
 import { isRecord } from '../../shared/isRecord';
-
-/**
- * The events to subscribe to: "All events" wins over any other choice; otherwise the chosen
- * names plus the typed ones, each once, in the order given.
- */
-export function subscribedEvents(chosen: string[], typed: string): string[] {
-	if (chosen.includes(WEBHOOK_ALL_EVENTS)) return [WEBHOOK_ALL_EVENTS];
-	const typedNames = typed
-		.split(/[,\s]+/)
-		.map((name) => name.trim())
-		.filter((name) => name !== '');
-	return [...new Set([...chosen, ...typedNames])];
-}
-
-export function isSubscribed(events: string[], event: string): boolean {
-	return events.includes(WEBHOOK_ALL_EVENTS) || events.includes(event);
-}
 
 export function sameEvents(a: string[] | undefined, b: string[]): boolean {
 	if (!a || a.length !== b.length) return false;

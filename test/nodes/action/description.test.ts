@@ -78,9 +78,7 @@ test.each(resources)(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
 		)!;
 		const options = operation.options as INodePropertyOptions[];
-		expect(options.map((o) => o.value).sort()).toEqual(
-			Object.keys(allOperations[resource]).sort(),
-		);
+		expect(options.map((o) => o.value).sort()).toEqual(Object.keys(allOperations[resource]).sort());
 		for (const option of options) {
 			expect(option.action).toMatch(/^(Create|Get|Update|Send|Delete|Verify) /);
 			expect((option.description ?? '').length).toBeGreaterThan(30);

@@ -9,8 +9,8 @@ import {
 // The focused tests mirror the source: actions/<resource>/<op>.operation.ts is tested by
 // <resource>/<op>.test.ts next to this file, which `npx jest test/nodes/action/<resource>/<op>`
 // runs alone.
-const operations = Object.entries({ ...operationsByResource, ...wholeInputOperations }).flatMap(([resource, byName]) =>
-	Object.keys(byName).map((operation) => [resource, operation] as const),
+const operations = Object.entries({ ...operationsByResource, ...wholeInputOperations }).flatMap(
+	([resource, byName]) => Object.keys(byName).map((operation) => [resource, operation] as const),
 );
 
 test.each(operations)('%s → %s has its own test file', (resource, operation) => {

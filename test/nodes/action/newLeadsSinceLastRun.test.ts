@@ -1,12 +1,10 @@
 import {
-	MarkTracker,
 	createdAfterFor,
 	querySignature,
 	readMark,
-	seenBefore,
 	writeMark,
-	type LeadMark,
 } from '../../../nodes/LeadConversations/helpers/newLeadsSinceLastRun';
+import { MarkTracker, seenBefore, type LeadMark } from '../../../nodes/shared/leadMark';
 
 const lead = (id: string, created_at: string) => ({ id, created_at });
 

@@ -6,13 +6,12 @@ import {
 	outputJson,
 	parseEventPayload,
 } from '../../../nodes/shared/events/payload';
+import { isSubscribed, subscribedEvents } from '../../../nodes/shared/events/eventNames';
 import {
 	assertHttpsWebhookUrl,
-	isSubscribed,
 	readSigningSecret,
 	readSubscriptionPage,
 	sameEvents,
-	subscribedEvents,
 } from '../../../nodes/LeadConversationsTrigger/subscription/rules';
 
 const node = { name: 'Lead Conversations Trigger' } as INode;

@@ -41,7 +41,8 @@ export const SCENARIOS = [
 		id: 'fuzzedDeliveries',
 		scenario:
 			'10,000 fuzzed deliveries to the trigger (byte flips in body or digest, truncation, wrong length, non-hex, missing/duplicated header, wrong secret, re-serialized JSON); 2,000 replays of correctly signed deliveries (inside and after the replay window, stamped too old or too far ahead)',
-		required: '100% of fuzzed deliveries answered 401; replays 200 inside the window, 403 outside; zero runs from either',
+		required:
+			'100% of fuzzed deliveries answered 401; replays 200 inside the window, 403 outside; zero runs from either',
 	},
 	{
 		id: 'validDeliveries',

@@ -25,12 +25,11 @@ import {
 	ifGiven,
 } from '../../../shared/validation';
 import { flattenLead } from '../../helpers/flatLead';
+import { MarkTracker, seenBefore } from '../../../shared/leadMark';
 import {
-	MarkTracker,
 	createdAfterFor,
 	querySignature,
 	readMark,
-	seenBefore,
 	writeMark,
 } from '../../helpers/newLeadsSinceLastRun';
 import {

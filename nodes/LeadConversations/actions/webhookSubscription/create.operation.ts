@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS } from '../../../shared/constants';
 import { apiRequest } from '../../../shared/transport';
-import { subscribedEvents } from '../../../LeadConversationsTrigger/subscription/rules';
+import { subscribedEvents } from '../../../shared/events/eventNames';
 import { collectionParameter, bodyAsItem, trimmedText, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [

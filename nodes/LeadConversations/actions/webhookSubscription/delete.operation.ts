@@ -10,7 +10,7 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * 404 and 405 mean there is nothing left to delete (`not-shown.md` §1), so cleaning up twice,
+ * 404 and 405 mean there is nothing left to delete (`docs/service-contract.md` §7), so cleaning up twice,
  * or after the dashboard did, is not an error.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {

@@ -183,7 +183,7 @@ describe('Event → Verify: replay window', () => {
 		expect(rejectedOf(result)[0].message).toContain('more than the replay window of 60 minutes');
 	});
 
-	it('follows Maximum Event Age (Minutes), the trigger\'s option, never below the last retry', async () => {
+	it("follows Maximum Event Age (Minutes), the trigger's option, never below the last retry", async () => {
 		const old = signed(eventBody({ timestamp: isoAgo(45 * MINUTE) }));
 		const forty = await runVerify([old], { parameters: { options: { maxEventAge: 40 } } });
 		expect(rejectedOf(forty).map((item) => item.reason)).toEqual(['outside_replay_window']);
