@@ -1,9 +1,11 @@
-import type {
-	ConversationStatus,
-	LeadChannel,
-	LeadIntent,
-	LeadStatus,
-	MessageType,
+import {
+	LEAD_ID_PREFIX,
+	MESSAGE_ID_PREFIX,
+	type ConversationStatus,
+	type LeadChannel,
+	type LeadIntent,
+	type LeadStatus,
+	type MessageType,
 } from './constants';
 import type { SandboxCore } from './core';
 import { iso, laterThan } from './time';
@@ -33,7 +35,7 @@ export function createLead(core: SandboxCore, input: NewLead): LeadRecord {
 	const now = input.createdMs ?? Date.now();
 	const at = iso(now);
 	const lead: LeadRecord = {
-		id: core.newId('lead_', (id) => core.store.leads.has(id)),
+		id: core.newId(LEAD_ID_PREFIX, (id) => core.store.leads.has(id)),
 		organization_id: input.organizationId,
 		name: input.name,
 		phone: input.phone,
@@ -172,7 +174,7 @@ export function postHumanMessage(
 ): MessageRecord {
 	const at = laterThan(conversation.last_message_at);
 	const message: MessageRecord = {
-		id: core.newId('msg_', () => false),
+		id: core.newId(MESSAGE_ID_PREFIX, () => false),
 		conversation_id: conversation.id,
 		direction: 'outbound',
 		type: input.type,

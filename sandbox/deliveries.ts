@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'crypto';
 import http from 'http';
 import https from 'https';
-import { RETRY_OFFSETS_MS } from './constants';
+import { RETRY_OFFSETS_MS, SIGNATURE_HEADER } from './constants';
 import type { DeliveryLogEntry, RawDeliveryResult } from './contract';
 import type { WebhookRecord } from './types';
 
@@ -53,7 +53,7 @@ export class WebhookDispatcher {
 			event,
 			body,
 			signature,
-			headers: { 'X-Service-Signature': signature },
+			headers: { [SIGNATURE_HEADER]: signature },
 		};
 		this.pending++;
 		// Started on a timer, so the API response that caused the event is not held up.
@@ -73,8 +73,8 @@ export class WebhookDispatcher {
 			url: subscription.url,
 			event: 'raw',
 			body,
-			signature: headers['X-Service-Signature'] ?? headers['x-service-signature'] ?? signature,
-			headers: { 'X-Service-Signature': signature, ...headers },
+			signature: headers[SIGNATURE_HEADER] ?? headers[SIGNATURE_HEADER.toLowerCase()] ?? signature,
+			headers: { [SIGNATURE_HEADER]: signature, ...headers },
 		};
 		this.pending++;
 		const generation = this.generation;

@@ -1,6 +1,8 @@
 // Error bodies: the flat shape `{error, message}` everywhere, except the nested shape the
 // specification gives for a missing lead.
 
+import { RETRY_AFTER_HEADER } from './constants';
+
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,
@@ -79,7 +81,7 @@ export function rateLimited(retryAfterSeconds: number): ApiError {
 			error: 'rate_limited',
 			message: 'Rate limit exceeded; retry after the time in X-RateLimit-Reset',
 		},
-		{ 'Retry-After': String(retryAfterSeconds) },
+		{ [RETRY_AFTER_HEADER]: String(retryAfterSeconds) },
 	);
 }
 

@@ -1,3 +1,9 @@
+import {
+	RATE_LIMIT_LIMIT_HEADER,
+	RATE_LIMIT_REMAINING_HEADER,
+	RATE_LIMIT_RESET_HEADER,
+} from './constants';
+
 export interface RateLimitResult {
 	limited: boolean;
 	headers: Record<string, string>;
@@ -59,9 +65,9 @@ export class RateLimiter {
 			limited: count > this.limit,
 			retryAfterSeconds,
 			headers: {
-				'X-RateLimit-Limit': String(this.limit),
-				'X-RateLimit-Remaining': String(Math.max(0, this.limit - count)),
-				'X-RateLimit-Reset': String(resetSeconds),
+				[RATE_LIMIT_LIMIT_HEADER]: String(this.limit),
+				[RATE_LIMIT_REMAINING_HEADER]: String(Math.max(0, this.limit - count)),
+				[RATE_LIMIT_RESET_HEADER]: String(resetSeconds),
 			},
 		};
 	}

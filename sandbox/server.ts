@@ -1,6 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
-import { MAX_BODY_BYTES } from './constants';
+import { MAX_BODY_BYTES, RETRY_AFTER_HEADER } from './constants';
 import type { RequestLogEntry } from './contract';
 import type { SandboxCore } from './core';
 import {
@@ -144,7 +144,7 @@ export class SandboxServer {
 		if (fault?.kind === 'status') {
 			const status = fault.status ?? 500;
 			const extra: Record<string, string> =
-				status === 429 || status === 503 ? { 'Retry-After': '1' } : {};
+				status === 429 || status === 503 ? { [RETRY_AFTER_HEADER]: '1' } : {};
 			return send(
 				status,
 				{

@@ -1,5 +1,6 @@
-// Every enum, limit and prefix of the service specification, written once. The nodes import these,
-// and so does the sandbox (it may import from nodes/shared; nothing here imports from it).
+// Every enum, limit and prefix of the service specification as the nodes read it, written once for
+// all nodes. The sandbox keeps its own reading (sandbox/constants.ts) and never imports this file;
+// test/sandbox/specReadings.test.ts fails when the two readings differ.
 
 export const CREDENTIAL_NAME = 'leadConversationsApi';
 
@@ -68,7 +69,7 @@ export const AGENT_CHANNELS = [
 ] as const;
 
 // Webhook events: only `lead.qualified` is named by the specification; the others are the names
-// the sandbox emits (docs/service-contract.md §8) and the trigger still accepts any typed name.
+// chosen in docs/service-contract.md §8 (the trigger still accepts any typed name).
 export const WEBHOOK_EVENTS = [
 	'lead.created',
 	'lead.qualified',

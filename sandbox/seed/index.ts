@@ -8,6 +8,7 @@ import {
 	ORG_SUSPENDED,
 	type ConversationChannel,
 	type ConversationStatus,
+	LEAD_ID_PREFIX,
 } from '../constants';
 import { Prng } from '../prng';
 import { Store } from '../store';
@@ -53,7 +54,7 @@ export function seedStore(options: SeedOptions): Store {
 		// Lead IDs are unique by construction (a bijection of stream and index, plus random
 		// digits), so large seeds need no lookup per ID.
 		const leadId = (index: number) =>
-			'lead_' + hex8(imul((plan.stream << 28) + index, 0x2545f491) >>> 0) + rng.hex(8);
+			LEAD_ID_PREFIX + hex8(imul((plan.stream << 28) + index, 0x2545f491) >>> 0) + rng.hex(8);
 		const leads: LeadRecord[] = [];
 		for (let i = 0; i < plan.leads; i++) {
 			leads.push(makeLead(rng, i, plan.org.id, advisors, leadId(i)));

@@ -8,8 +8,10 @@ import {
 	AGENT_TONES,
 	ALL_LEAD_CHANNELS,
 	CONVERSATION_CHANNELS,
+	CONVERSATION_ID_PREFIX,
 	LEAD_INTENTS,
 	LEAD_STATUSES,
+	MESSAGE_ID_PREFIX,
 	SEED_ANCHOR_MS,
 	YEAR_MS,
 	type AgentChannel,
@@ -128,7 +130,7 @@ export function makeConversation(
 			['closed', 0.35],
 			['transferred', 0.2],
 		]);
-	const id = uniqueId('conv_', 16);
+	const id = uniqueId(CONVERSATION_ID_PREFIX, 16);
 	// Starts after the lead was created, within two days, and (nearly always) before the anchor.
 	const room = max(0, min(2 * 86_400_000, SEED_ANCHOR_MS - lead.created_ms - 3 * 3_600_000));
 	const startMs = lead.created_ms + 1 + floor(rng.next() * room);
@@ -159,7 +161,7 @@ export function makeConversation(
 					: undefined;
 			const humanTurn = !turn.lead && status === 'transferred' && i === turns.length - 1;
 			return {
-				id: uniqueId('msg_', 16),
+				id: uniqueId(MESSAGE_ID_PREFIX, 16),
 				conversation_id: id,
 				direction: turn.lead ? 'inbound' : 'outbound',
 				type: media ?? 'text',

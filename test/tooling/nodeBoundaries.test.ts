@@ -1,15 +1,19 @@
 // Node folders share only through nodes/shared/: one node importing another's files would tie
-// their changes together without anyone seeing it.
+// their changes together without anyone seeing it. The sandbox is a second, independent reading of
+// the specification, so it imports nothing from what ships (nodes/, credentials/); and what ships
+// or runs the tests never depends on test/.
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, relative, resolve, sep } from 'path';
 
-const nodesDir = resolve(__dirname, '..', '..', 'nodes');
+const root = resolve(__dirname, '..', '..');
+const nodesDir = join(root, 'nodes');
 
 function sourceFiles(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {
+		if (name === 'node_modules') return [];
 		const path = join(dir, name);
 		if (statSync(path).isDirectory()) return sourceFiles(path);
-		return path.endsWith('.ts') ? [path] : [];
+		return /\.(ts|js|mjs)$/.test(path) ? [path] : [];
 	});
 }
 
@@ -59,5 +63,56 @@ describe('node folders share only through nodes/shared', () => {
 			),
 		);
 		expect(offenders).toEqual([]);
+	});
+});
+
+/** Imports of `file` that resolve into one of `folders` (paths relative to the repository). */
+export function importsInto(file: string, source: string, folders: string[]): string[] {
+	return importedPaths(source).filter((spec) => {
+		const target = relative(root, resolve(dirname(file), spec)).split(sep)[0];
+		return folders.includes(target);
+	});
+}
+
+function offendersIn(dirs: string[], forbidden: string[]): string[] {
+	return dirs.flatMap((dir) =>
+		sourceFiles(join(root, dir)).flatMap((file) =>
+			importsInto(file, readFileSync(file, 'utf8'), forbidden).map(
+				(spec) => `${relative(root, file)} → ${spec}`,
+			),
+		),
+	);
+}
+
+describe('the sandbox reads the specification on its own', () => {
+	it('finds a deliberate import from nodes/ (the check can fail)', () => {
+		const file = join(root, 'sandbox', 'seed', 'records.ts');
+		const source = [
+			"import { LEAD_STATUSES } from '../constants';",
+			"import { LEAD_INTENTS } from '../../nodes/shared/constants';",
+			"export * from '../../credentials/LeadConversationsApi.credentials';",
+		].join('\n');
+		expect(importsInto(file, source, ['nodes', 'credentials'])).toEqual([
+			'../../nodes/shared/constants',
+			'../../credentials/LeadConversationsApi.credentials',
+		]);
+	});
+
+	it('nothing in sandbox/ imports from nodes/ or credentials/', () => {
+		expect(offendersIn(['sandbox'], ['nodes', 'credentials'])).toEqual([]);
+	});
+});
+
+describe('nothing outside test/ imports from test/', () => {
+	it('finds a deliberate import from test/ (the check can fail)', () => {
+		const file = join(root, 'harness', 'engine', 'trigger.ts');
+		expect(importsInto(file, "import { x } from '../../test/nodes/clock';", ['test'])).toEqual([
+			'../../test/nodes/clock',
+		]);
+	});
+
+	it('nodes, credentials, sandbox, harness, bench and scripts do not import from test/', () => {
+		const dirs = ['nodes', 'credentials', 'sandbox', 'harness', 'bench', 'scripts', 'examples'];
+		expect(offendersIn(dirs, ['test'])).toEqual([]);
 	});
 });
