@@ -14,13 +14,12 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import {
 	createTriggerHarness,
-	n8nAnswer,
 	runWorkflow,
+	startWebhookReceiver,
 	type HarnessCredentials,
 	type RunResult,
 	type WorkflowSpec,
 } from '../harness/engine';
-import { startHttpsReceiver } from '../harness/support/receiver';
 
 const repoRoot = resolve(__dirname, '..');
 const examplesDir = join(repoRoot, 'examples');
@@ -104,31 +103,28 @@ async function qualifiedToAdvisor(sandbox: RunningSandbox, credentials: HarnessC
 	say(`2. ${workflow.name}`);
 
 	let pendingRun: Promise<RunResult> | undefined;
-	const deliveries: string[] = [];
-	let trigger: ReturnType<typeof createTriggerHarness> | undefined;
-	// A local HTTPS address for the trigger: the service delivers only to https:// URLs.
-	const receiver = await startHttpsReceiver(async ({ body, headers }) => {
-		const delivery = await trigger!.deliver({ body, headers });
-		deliveries.push(String(delivery.statusCode));
-		const items = delivery.runs[0];
-		if (items?.length) {
+	// n8n's webhook endpoint on a local HTTPS address: the service delivers only to https:// URLs.
+	const receiver = await startWebhookReceiver({
+		onDelivery: ({ result }) => {
+			const items = result?.runs[0];
+			if (!items?.length) return;
 			// n8n answers the service first, then runs the workflow from the trigger's items.
 			pendingRun = runWorkflow(workflow, credentials, {
 				startNode: triggerNode.name,
 				inputItems: items.map((item: INodeExecutionData) => item.json),
 				mode: 'webhook',
 			});
-		}
-		return n8nAnswer(delivery);
+		},
 	});
 
 	try {
-		trigger = createTriggerHarness(triggerNode.parameters ?? {}, credentials, {
+		const trigger = createTriggerHarness(triggerNode.parameters ?? {}, credentials, {
 			webhookBaseUrl: `https://localhost:${receiver.port}/`,
 			webhookId: triggerNode.webhookId,
 			nodeName: triggerNode.name,
 			workflowName: workflow.name,
 		});
+		receiver.attach(trigger);
 		await trigger.activate();
 		const [subscription] = sandbox.control.webhooks();
 		say(

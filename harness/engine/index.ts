@@ -2,7 +2,8 @@
 // HookContext, WebhookContext, RoutingNode) with real HTTP to the sandbox service:
 //   runActionNode / runWorkflow  - workflow JSON through WorkflowExecute
 //   createTriggerHarness         - webhookMethods and webhook() of a trigger
-//   startWebhookReceiver         - loopback endpoint so the sandbox can deliver to a trigger
+//   startWebhookReceiver         - n8n's HTTPS webhook endpoint on loopback, for the sandbox to
+//                                  deliver to triggers (with unreachable / lost-answer faults)
 //   n8nAnswer                    - what n8n sends back to a webhook's sender, for other endpoints
 //   runCredentialTest            - the credential form's Test button
 //   startTestSandbox             - the service model on a free loopback port
@@ -27,6 +28,7 @@ export {
 	n8nAnswer,
 	startWebhookReceiver,
 	type ReceivedDelivery,
+	type ReceiverFault,
 	type WebhookReceiver,
 } from './receiver';
 export { startTestSandbox, type RunningSandbox, type SandboxOptions } from './sandbox';

@@ -119,8 +119,9 @@ describe('engine harness', () => {
 
 				expect(receiver.received).toHaveLength(1);
 				const [delivery] = receiver.received;
-				expect(delivery.result.statusCode).toBe(200);
-				expect(delivery.result.runs[0][0].json.body).toMatchObject({
+				expect(delivery.result?.statusCode).toBe(200);
+				expect(delivery.answered).toBe(200);
+				expect(delivery.result?.runs[0][0].json.body).toMatchObject({
 					event: 'lead.created',
 					data: { id: lead.id, name: 'Ana Souza' },
 				});

@@ -9,14 +9,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	startTestSandbox,
+	startWebhookReceiver,
 	type DeliveryResult,
 	type RunningSandbox,
 	type TriggerHarness,
+	type WebhookReceiver,
 } from '../../harness/engine';
 import { seededRandom } from '../../harness/support/random';
 import { credentialsOf, scaled, seconds } from './support/common';
 import { count, recordFigure } from './support/figures';
-import { HttpsReceiver } from './support/httpsReceiver';
 import {
 	SIGNATURE,
 	couldBeGenuine,
@@ -34,14 +35,14 @@ const HTTP_SAMPLE = scaled(200, 50);
 const SEED = 20_250_501;
 
 let sandbox: RunningSandbox;
-let receiver: HttpsReceiver;
+let receiver: WebhookReceiver;
 let trigger: TriggerHarness;
 let secret: string;
 const trace = new SecretTrace('fuzzedDeliveries.reliability.ts');
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox();
-	receiver = await HttpsReceiver.start();
+	receiver = await startWebhookReceiver();
 	trace.addApiKeys(sandbox);
 	trigger = receiver.attachTrigger(
 		{ events: ['*'], subscription: 'automatic', options: {} },

@@ -5,16 +5,20 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runActionNode, type RunActionNodeOptions } from '../../harness/engine';
+import {
+	runActionNode,
+	startWebhookReceiver,
+	type RunActionNodeOptions,
+	type WebhookReceiver,
+} from '../../harness/engine';
 import { NODE, byId, credentialsOf, useTracedSandbox } from './support/common';
 import { count, recordFigure } from './support/figures';
-import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
 
 const BODY_LIMIT = 1_048_576;
 const MESSAGE_CHARACTERS = 10_000;
 
-let receiver: HttpsReceiver;
+let receiver: WebhookReceiver;
 const trace = new SecretTrace('roundTrip.reliability.ts');
 const measured: Record<string, string> = {};
 const passed: Record<string, boolean> = {};
@@ -22,7 +26,7 @@ const passed: Record<string, boolean> = {};
 const ctx = useTracedSandbox(trace, { retryScale: 0.0005 });
 
 beforeAll(async () => {
-	receiver = await HttpsReceiver.start();
+	receiver = await startWebhookReceiver();
 });
 
 afterAll(async () => {

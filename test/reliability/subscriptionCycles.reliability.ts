@@ -4,11 +4,15 @@
 // After every step: which subscriptions exist on the service that no active trigger owns, and
 // how many point at the trigger's URL at once.
 
-import { createTriggerHarness, type TriggerHarness } from '../../harness/engine';
+import {
+	createTriggerHarness,
+	startWebhookReceiver,
+	type TriggerHarness,
+	type WebhookReceiver,
+} from '../../harness/engine';
 import { seededRandom } from '../../harness/support/random';
 import { credentialsOf, scaled, useTracedSandbox } from './support/common';
 import { recordFigure } from './support/figures';
-import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
 
 const CYCLES = scaled(100, 20);
@@ -30,13 +34,13 @@ const SHARE: Partial<Record<Kind, number>> = {
 	deleteFails: 5,
 };
 
-let receiver: HttpsReceiver;
+let receiver: WebhookReceiver;
 const trace = new SecretTrace('subscriptionCycles.reliability.ts');
 
 const ctx = useTracedSandbox(trace, { retryScale: 0.0005 });
 
 beforeAll(async () => {
-	receiver = await HttpsReceiver.start();
+	receiver = await startWebhookReceiver();
 });
 
 afterAll(async () => {
@@ -66,11 +70,11 @@ function loseStaticData(harness: TriggerHarness): void {
 it(`${CYCLES} activate/deactivate cycles leave no subscription that no active trigger owns, and never two for one trigger`, async () => {
 	const parameters = { events: ['lead.qualified'], subscription: 'automatic', options: {} };
 	const trigger = createTriggerHarness(parameters, credentialsOf(ctx.sandbox), {
-		webhookBaseUrl: receiver.baseUrl,
+		webhookBaseUrl: receiver.url,
 		workflowName: 'Toggled 100 times',
 	});
 	const bystander = createTriggerHarness(parameters, credentialsOf(ctx.sandbox), {
-		webhookBaseUrl: receiver.baseUrl,
+		webhookBaseUrl: receiver.url,
 		workflowName: 'Always active',
 	});
 	receiver.attach(trigger);

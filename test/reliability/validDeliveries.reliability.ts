@@ -6,11 +6,16 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startTestSandbox, type RunningSandbox, type TriggerHarness } from '../../harness/engine';
+import {
+	startTestSandbox,
+	startWebhookReceiver,
+	type RunningSandbox,
+	type TriggerHarness,
+	type WebhookReceiver,
+} from '../../harness/engine';
 import { seededRandom } from '../../harness/support/random';
 import { credentialsOf, scaled, seconds } from './support/common';
 import { count, recordFigure } from './support/figures';
-import { HttpsReceiver } from './support/httpsReceiver';
 import { SecretTrace } from './support/trace';
 
 const ROUNDS = scaled(40, 8);
@@ -19,13 +24,13 @@ const RETRY_SCALE = 0.0005;
 const FAULTY_ATTEMPTS = 2;
 
 let sandbox: RunningSandbox;
-let receiver: HttpsReceiver;
+let receiver: WebhookReceiver;
 let trigger: TriggerHarness;
 const trace = new SecretTrace('validDeliveries.reliability.ts');
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ retryScale: RETRY_SCALE });
-	receiver = await HttpsReceiver.start();
+	receiver = await startWebhookReceiver();
 	trace.addApiKeys(sandbox);
 	trigger = receiver.attachTrigger(
 		{ events: ['*'], subscription: 'automatic', options: {} },

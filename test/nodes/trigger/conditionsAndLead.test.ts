@@ -71,7 +71,7 @@ describe('Fetch Current Lead', () => {
 		await activeTrigger(triggerParameters({ options: { fetchCurrentLead: true } }));
 		const lead = setup.sandbox.control.createChannelLead({ channel: 'chat_app' });
 		// n8n is unreachable for the first attempt; meanwhile an advisor takes the lead.
-		setup.receiver.refuseNext(1);
+		setup.receiver.failNext('unreachable', 1);
 		setup.sandbox.control.qualifyLead(lead.id, 92);
 		const patched = await fetch(`${setup.sandbox.baseUrl}/leads/${lead.id}`, {
 			method: 'PATCH',

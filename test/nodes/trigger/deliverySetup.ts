@@ -3,11 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	allLogs,
 	createTriggerHarness,
+	startWebhookReceiver,
 	type RunningSandbox,
 	type TriggerHarness,
+	type WebhookReceiver,
 } from '../../../harness/engine';
 import { credentialsOf, useSandbox } from '../../support/useSandbox';
-import { Receiver, minutesAgo, storedSecret, triggerParameters } from './fixtures';
+import { minutesAgo, storedSecret, triggerParameters } from './fixtures';
 
 /** Event times inside the replay window while a file runs. */
 export const T0 = minutesAgo(10);
@@ -15,7 +17,7 @@ export const T0_PLUS_5 = minutesAgo(5);
 
 export interface DeliverySetup {
 	sandbox: RunningSandbox;
-	receiver: Receiver;
+	receiver: WebhookReceiver;
 	/** An active trigger whose webhook URL is the local HTTPS receiver the sandbox delivers to. */
 	activeTrigger(parameters?: ReturnType<typeof triggerParameters>): Promise<TriggerHarness>;
 	deliver(
@@ -40,7 +42,7 @@ export function useDeliverySetup(): DeliverySetup {
 	const setup = useSandbox({ retryScale: 0.0002 }) as DeliverySetup;
 
 	beforeAll(async () => {
-		setup.receiver = await Receiver.start();
+		setup.receiver = await startWebhookReceiver();
 	});
 
 	afterAll(async () => {
@@ -49,8 +51,10 @@ export function useDeliverySetup(): DeliverySetup {
 
 	setup.activeTrigger = async (parameters = triggerParameters()) => {
 		const harness = createTriggerHarness(parameters, credentialsOf(setup.sandbox), {
-			webhookBaseUrl: setup.receiver.baseUrl,
+			webhookBaseUrl: setup.receiver.url,
 		});
+		// Each test starts from a receiver that knows only its own trigger and requests.
+		setup.receiver.reset();
 		setup.receiver.attach(harness);
 		await harness.activate();
 		secretsSeen.add(storedSecret(harness));

@@ -114,7 +114,7 @@ describe('duplicates (same event, data.id, timestamp and data)', () => {
 	it('events the service sends in one burst about one lead each start one run, retries included', async () => {
 		await activeTrigger(triggerParameters({ events: ['*'] }));
 		const lead = setup.sandbox.control.createChannelLead({ channel: 'web_form' });
-		setup.receiver.loseNextAnswers(2);
+		setup.receiver.failNext('answerLost', 2);
 
 		setup.sandbox.control.qualifyLead(lead.id, 70);
 		setup.sandbox.control.qualifyLead(lead.id, 92);
@@ -124,10 +124,11 @@ describe('duplicates (same event, data.id, timestamp and data)', () => {
 		const events = new Map<string, number>();
 		for (const delivery of setup.sandbox.control.deliveries()) events.set(delivery.body, 0);
 		for (const entry of setup.receiver.received) {
-			if (entry.runs.length === 0) continue;
-			const { delivery_key: _key, ...payload } = entry.runs[0][0].json;
+			const runs = entry.result?.runs ?? [];
+			if (runs.length === 0) continue;
+			const { delivery_key: _key, ...payload } = runs[0][0].json;
 			const body = JSON.stringify(payload);
-			events.set(body, (events.get(body) ?? 0) + entry.runs.length);
+			events.set(body, (events.get(body) ?? 0) + runs.length);
 		}
 		expect(events.size).toBe(4);
 		expect([...events.values()]).toEqual([1, 1, 1, 1]);
@@ -152,7 +153,7 @@ describe("the service's retries (scaled schedule) end in exactly one run", () =>
 	it('when the answers to the first delivery and to the first two retries are lost on the way back', async () => {
 		await activeTrigger();
 		const lead = setup.sandbox.control.createChannelLead({ channel: 'web_form' });
-		setup.receiver.loseNextAnswers(3);
+		setup.receiver.failNext('answerLost', 3);
 
 		setup.sandbox.control.qualifyLead(lead.id, 88);
 		await settled();
@@ -164,7 +165,9 @@ describe("the service's retries (scaled schedule) end in exactly one run", () =>
 			[3, false],
 			[4, true],
 		]);
-		expect(setup.receiver.received.map((entry) => entry.nodeStatus)).toEqual([200, 200, 200, 200]);
+		expect(setup.receiver.received.map((entry) => entry.result?.statusCode)).toEqual([
+			200, 200, 200, 200,
+		]);
 		expect(setup.receiver.runs).toHaveLength(1);
 		expect(setup.receiver.runs[0][0].json).toMatchObject({
 			event: 'lead.qualified',
@@ -175,7 +178,7 @@ describe("the service's retries (scaled schedule) end in exactly one run", () =>
 	it('when n8n could not be reached at first: the retry that gets through runs once', async () => {
 		await activeTrigger();
 		const lead = setup.sandbox.control.createChannelLead({ channel: 'chat_app' });
-		setup.receiver.refuseNext(2);
+		setup.receiver.failNext('unreachable', 2);
 
 		setup.sandbox.control.qualifyLead(lead.id, 81);
 		await settled();
