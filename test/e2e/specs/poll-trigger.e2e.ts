@@ -1,13 +1,9 @@
-import { readFileSync } from 'fs';
-import { join } from 'path';
-
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import {
 	listExecutions,
 	nodeOutput,
 	waitForExecutions,
 	waitForTriggerStatus,
-	type ExecutionSummary,
 } from '../../../harness/real-n8n/executions';
 import {
 	N8nPublicApi,
@@ -15,9 +11,17 @@ import {
 	type N8nServer,
 	startN8nWithApi,
 } from '../../../harness/real-n8n/n8n-server';
-import { e2eWorkflowsDir } from '../../../harness/real-n8n/paths';
 import { waitFor } from '../../../harness/real-n8n/processes';
 import { prepareUserFolder } from '../../../harness/real-n8n/setup';
+import {
+	createWorkflow,
+	leadIdsPerExecution,
+	newLeadOfAlpha,
+	newLeadPolls,
+	POLL_NODE,
+	POLL_WAIT_MS,
+	sleep,
+} from '../support/pollTrigger';
 
 // The poll trigger inside a real n8n without any public URL: plain HTTP on localhost, a
 // one-minute Poll Times. Two workflows poll the sandbox (new leads, leads reaching qualified);
@@ -28,34 +32,12 @@ import { prepareUserFolder } from '../../../harness/real-n8n/setup';
 // Created through n8n's public API once n8n runs: one n8n CLI boot fewer than an import.
 let NEW_LEADS: string;
 let QUALIFIED: string;
-const NODE = 'Lead Conversations Poll Trigger';
-const POLL_WAIT_MS = 100_000;
 
 let sandbox: RunningSandbox;
 let userFolder: string;
 let n8n: N8nServer;
 let api: N8nPublicApi;
 let apiKey: string;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The lead IDs each execution of a workflow started with, oldest execution first. */
-async function leadIdsPerExecution(workflowId: string): Promise<string[][]> {
-	const executions = await listExecutions(api, workflowId, true);
-	return executions
-		.reverse()
-		.map((execution: ExecutionSummary) => nodeOutput(execution, NODE).map((item) => item.json.id));
-}
-
-/** GET /leads requests of the new-lead polls so far (they carry created_after). */
-const newLeadPolls = () =>
-	sandbox.control.requests().filter((r) => r.path === '/v1/leads' && r.query.created_after).length;
-
-function newLeadOfAlpha(): string {
-	return sandbox.control
-		.state()
-		.leads.find((l) => l.organization_id === 'org_alpha' && l.status === 'new')!.id;
-}
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, leads: 60, seed: 777 });
@@ -64,18 +46,9 @@ beforeAll(async () => {
 		apiKey: sandbox.keys.full,
 	});
 	({ n8n, apiKey, api } = await startN8nWithApi({ userFolder, readyTimeoutMs: 180_000 }));
-	NEW_LEADS = await createWorkflow('poll-new-leads.json');
-	QUALIFIED = await createWorkflow('poll-qualified-leads.json');
+	NEW_LEADS = await createWorkflow(api, 'poll-new-leads.json');
+	QUALIFIED = await createWorkflow(api, 'poll-qualified-leads.json');
 }, 400_000);
-
-async function createWorkflow(file: string): Promise<string> {
-	const { name, nodes, connections, settings } = JSON.parse(
-		readFileSync(join(e2eWorkflowsDir, file), 'utf8'),
-	) as Record<string, unknown>;
-	const res = await api.request('POST', '/workflows', { name, nodes, connections, settings });
-	if (res.status !== 200) throw new Error(`POST /workflows: ${res.status} ${res.text}`);
-	return res.json.id as string;
-}
 
 afterAll(async () => {
 	await n8n?.stop();
@@ -94,10 +67,14 @@ describe('Lead Conversations Poll Trigger in n8n 2.41.1, one-minute Poll Times, 
 			const [status] = await waitForTriggerStatus(userFolder, id);
 			expect(status).toMatchObject({ status: 'activated', errorMessage: null });
 		}
-		await waitFor('the activation poll', async () => (newLeadPolls() >= 1 ? true : undefined), {
-			timeoutMs: 30_000,
-			intervalMs: 300,
-		});
+		await waitFor(
+			'the activation poll',
+			async () => (newLeadPolls(sandbox) >= 1 ? true : undefined),
+			{
+				timeoutMs: 30_000,
+				intervalMs: 300,
+			},
+		);
 		await sleep(3_000);
 		expect(await listExecutions(api, NEW_LEADS)).toHaveLength(0);
 		expect(await listExecutions(api, QUALIFIED)).toHaveLength(0);
@@ -107,17 +84,17 @@ describe('Lead Conversations Poll Trigger in n8n 2.41.1, one-minute Poll Times, 
 		'the next poll starts one execution per workflow with exactly the changes since',
 		async () => {
 			first = sandbox.control.createChannelLead().id;
-			qualifiedFirst = newLeadOfAlpha();
+			qualifiedFirst = newLeadOfAlpha(sandbox);
 			sandbox.control.qualifyLead(qualifiedFirst, 91);
 
 			const [leads] = await waitForExecutions(api, NEW_LEADS, 1, POLL_WAIT_MS);
 			expect(leads.status).toBe('success');
 			expect(leads.mode).toBe('trigger');
-			expect(nodeOutput(leads, NODE).map((item) => item.json)).toEqual([
+			expect(nodeOutput(leads, POLL_NODE).map((item) => item.json)).toEqual([
 				expect.objectContaining({ id: first, event: 'lead.created' }),
 			]);
 			const [qualified] = await waitForExecutions(api, QUALIFIED, 1, POLL_WAIT_MS);
-			expect(nodeOutput(qualified, NODE).map((item) => item.json)).toEqual([
+			expect(nodeOutput(qualified, POLL_NODE).map((item) => item.json)).toEqual([
 				expect.objectContaining({ id: qualifiedFirst, event: 'lead.qualified', score: 91 }),
 			]);
 		},
@@ -132,7 +109,7 @@ describe('Lead Conversations Poll Trigger in n8n 2.41.1, one-minute Poll Times, 
 			const createdAt = sandbox.control.state().leads.find((l) => l.id === first)!.created_at;
 			const twin = sandbox.control.createChannelLead({ created_at: createdAt }).id;
 			const later = sandbox.control.createChannelLead().id;
-			const qualifiedLater = newLeadOfAlpha();
+			const qualifiedLater = newLeadOfAlpha(sandbox);
 			sandbox.control.qualifyLead(qualifiedLater, 77);
 
 			n8n = await startN8n({ userFolder, port: n8n.port, readyTimeoutMs: 180_000 });
@@ -140,10 +117,13 @@ describe('Lead Conversations Poll Trigger in n8n 2.41.1, one-minute Poll Times, 
 
 			await waitForExecutions(api, NEW_LEADS, 2, POLL_WAIT_MS);
 			await waitForExecutions(api, QUALIFIED, 2, POLL_WAIT_MS);
-			const leadRuns = await leadIdsPerExecution(NEW_LEADS);
+			const leadRuns = await leadIdsPerExecution(api, NEW_LEADS);
 			expect(leadRuns).toHaveLength(2);
 			expect(leadRuns[1].sort()).toEqual([twin, later].sort());
-			expect(await leadIdsPerExecution(QUALIFIED)).toEqual([[qualifiedFirst], [qualifiedLater]]);
+			expect(await leadIdsPerExecution(api, QUALIFIED)).toEqual([
+				[qualifiedFirst],
+				[qualifiedLater],
+			]);
 		},
 		4 * POLL_WAIT_MS,
 	);
@@ -151,21 +131,21 @@ describe('Lead Conversations Poll Trigger in n8n 2.41.1, one-minute Poll Times, 
 	it(
 		'the poll after that starts nothing: no change announced twice, the baseline lead never',
 		async () => {
-			const polls = newLeadPolls();
+			const polls = newLeadPolls(sandbox);
 			await waitFor(
 				'one more scheduled poll',
-				async () => (newLeadPolls() > polls ? true : undefined),
+				async () => (newLeadPolls(sandbox) > polls ? true : undefined),
 				{
 					timeoutMs: POLL_WAIT_MS,
 					intervalMs: 500,
 				},
 			);
 			await sleep(5_000);
-			const leadIds = (await leadIdsPerExecution(NEW_LEADS)).flat();
+			const leadIds = (await leadIdsPerExecution(api, NEW_LEADS)).flat();
 			expect(leadIds).toHaveLength(3);
 			expect(new Set(leadIds).size).toBe(3);
 			expect(leadIds).not.toContain(beforeActivation);
-			expect(await leadIdsPerExecution(QUALIFIED)).toHaveLength(2);
+			expect(await leadIdsPerExecution(api, QUALIFIED)).toHaveLength(2);
 		},
 		2 * POLL_WAIT_MS,
 	);
