@@ -149,7 +149,12 @@ export async function startPostgres(binDir: string, database = 'n8n'): Promise<R
 				} catch {
 					// Already gone.
 				}
-				await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+				// The grace timer is cleared once Postgres is gone: left pending, it kept the test
+				// process alive for the rest of the 10 s (jest: "did not exit one second after").
+				let grace: NodeJS.Timeout | undefined;
+				const graceOver = new Promise((r) => (grace = setTimeout(r, 10_000)));
+				await Promise.race([exited, graceOver]);
+				clearTimeout(grace);
 				await stopProcessGroup(child, 2_000);
 			}
 			rmSync(dataDir, { recursive: true, force: true });
