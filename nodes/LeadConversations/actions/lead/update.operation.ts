@@ -129,7 +129,12 @@ export function leadUpdateBody(fields: IDataObject): { body: IDataObject; proble
 
 	const cleared = new Set((fields.clearFields as string[] | null | undefined) ?? []);
 	// Nodes saved at version 1 may have the Unassign switch on; it clears the advisor.
-	if (fields.unassign === true) cleared.add('assigned_to');
+	if (fields.unassign === true) {
+		if (trimmedText(fields.assignedTo) !== undefined) {
+			return { body, problem: 'Assigned To and Unassign are both set: choose one' };
+		}
+		cleared.add('assigned_to');
+	}
 
 	if (isGiven(fields.status)) body.status = fields.status;
 	if (
