@@ -83,6 +83,8 @@ export class LeadConversations implements INodeType {
 			{
 				name: SIGNING_SECRET_CREDENTIAL,
 				required: true,
+				// Else n8n labels it "Credential for Lead Conversations Signing Secret API".
+				displayName: 'Signing Secret',
 				testedBy: 'testSigningSecret',
 				displayOptions: { show: { resource: ['event'] } },
 			},
