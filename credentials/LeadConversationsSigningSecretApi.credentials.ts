@@ -18,6 +18,15 @@ export class LeadConversationsSigningSecretApi implements ICredentialType {
 		'https://github.com/lead-conversations/n8n-nodes-lead-conversations#signing-secret';
 
 	properties: INodeProperties[] = [
+		// n8n words every passing credential test "Connection tested successfully"; this one
+		// connects nowhere, so the form says what the test does check.
+		{
+			displayName:
+				'The service offers no way to check a signing secret, so Test only checks that it is filled in without spaces around it. The first delivery the trigger accepts (or Event → Verify passes) proves it.',
+			name: 'testNotice',
+			type: 'notice',
+			default: '',
+		},
 		{
 			displayName: 'Signing Secret',
 			name: 'signingSecret',

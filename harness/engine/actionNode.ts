@@ -22,6 +22,8 @@ export interface RunActionNodeOptions {
 	/** Node type to run instead of the package's action node (for harness self-tests). */
 	nodeType?: string;
 	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
+	/** The node's typeVersion as a saved workflow states it; the newest by default. */
+	typeVersion?: number;
 }
 
 export const DEFAULT_ACTION_NODE_NAME = 'Lead Conversations';
@@ -39,6 +41,7 @@ export async function runActionNode(
 		position: [220, 0],
 		parameters,
 	};
+	if (options.typeVersion !== undefined) actionNode.typeVersion = options.typeVersion;
 	if (options.continueOnFail) actionNode.onError = 'continueRegularOutput';
 
 	return await runWorkflow(

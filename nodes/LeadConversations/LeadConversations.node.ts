@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -8,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../shared/constants';
 import { SIGNING_SECRET_CREDENTIAL, testSigningSecret } from '../shared/events/signingSecret';
+import { operationSubtitle } from '../shared/subtitle';
 import { agentDescription } from './actions/agent/Agent.resource';
 import { conversationDescription } from './actions/conversation/Conversation.resource';
 import { eventDescription } from './actions/event/Event.resource';
@@ -18,6 +20,41 @@ import { toolDescriptionProperties } from './actions/tool.descriptions';
 import { webhookSubscriptionDescription } from './actions/webhookSubscription/WebhookSubscription.resource';
 import { listSearch } from './methods';
 
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Agent', value: 'agent', description: 'AI agents that converse with leads' },
+			{
+				name: 'Conversation',
+				value: 'conversation',
+				description: 'Conversations with leads and their messages',
+			},
+			{
+				name: 'Event',
+				value: 'event',
+				description: 'Webhook deliveries received by a Webhook node',
+			},
+			{ name: 'Lead', value: 'lead', description: 'Sales prospects of the dealership' },
+			{
+				name: 'Webhook Subscription',
+				value: 'webhookSubscription',
+				description: 'Endpoints the service delivers events to',
+			},
+		],
+		default: 'lead',
+	},
+	...leadDescription,
+	...conversationDescription,
+	...agentDescription,
+	...toolDescriptionProperties,
+	...eventDescription,
+	...webhookSubscriptionDescription,
+];
+
 export class LeadConversations implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Lead Conversations',
@@ -27,8 +64,13 @@ export class LeadConversations implements INodeType {
 			dark: 'file:../../icons/leadConversations.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// 1.1: Lead → Update clears the advisor through Fields to Clear (no Unassign switch), and
+		// Webhook Subscription → Create shows Other Event Names below Events, as the trigger does.
+		// Nodes saved at 1 keep both as they were.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
+		// "Send Message: Conversation" rather than "sendMessage: conversation": the dropdowns' words.
+		subtitle: operationSubtitle(properties),
 		description:
 			'Work with the leads, conversations and AI agents of a vehicle dealership lead service',
 		defaults: { name: 'Lead Conversations' },
@@ -41,44 +83,13 @@ export class LeadConversations implements INodeType {
 			{
 				name: SIGNING_SECRET_CREDENTIAL,
 				required: true,
+				// Else n8n labels it "Credential for Lead Conversations Signing Secret API".
+				displayName: 'Signing Secret',
 				testedBy: 'testSigningSecret',
 				displayOptions: { show: { resource: ['event'] } },
 			},
 		],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Agent', value: 'agent', description: 'AI agents that converse with leads' },
-					{
-						name: 'Conversation',
-						value: 'conversation',
-						description: 'Conversations with leads and their messages',
-					},
-					{
-						name: 'Event',
-						value: 'event',
-						description: 'Webhook deliveries received by a Webhook node',
-					},
-					{ name: 'Lead', value: 'lead', description: 'Sales prospects of the dealership' },
-					{
-						name: 'Webhook Subscription',
-						value: 'webhookSubscription',
-						description: 'Endpoints the service delivers events to',
-					},
-				],
-				default: 'lead',
-			},
-			...leadDescription,
-			...conversationDescription,
-			...agentDescription,
-			...toolDescriptionProperties,
-			...eventDescription,
-			...webhookSubscriptionDescription,
-		],
+		properties,
 	};
 
 	methods = { listSearch, credentialTest: { testSigningSecret } };

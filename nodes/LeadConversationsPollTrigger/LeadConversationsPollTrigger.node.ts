@@ -10,6 +10,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { PollEvent } from './events';
 import { POLL_EVENTS } from './events';
 import { pollTriggerProperties } from './description';
+import { optionNameSubtitle } from '../shared/subtitle';
 import { readPosition, writePosition } from './position';
 import { pollBudgetMs } from './reading';
 import { testEventItems } from './testEvent';
@@ -39,7 +40,8 @@ function readSettings(context: IPollFunctions): PollSettings {
 
 export class LeadConversationsPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Lead Conversations Poll Trigger',
+		// n8n's nodes panel drops " Trigger": listed as "Lead Conversations Polling".
+		displayName: 'Lead Conversations Polling Trigger',
 		name: 'leadConversationsPollTrigger',
 		icon: {
 			light: 'file:../../icons/leadConversations.svg',
@@ -47,11 +49,12 @@ export class LeadConversationsPollTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"]}}',
+		// The chosen event as the Event dropdown names it: "New Lead", not "newLead".
+		subtitle: optionNameSubtitle('event', pollTriggerProperties),
 		description:
-			'Checks the lead and conversation service for new leads and status changes on a schedule; needs no public URL',
+			'Starts workflows on new leads, status changes and handoffs to a human, checking the lead service on a schedule; needs no public URL',
 		defaults: {
-			name: 'Lead Conversations Poll Trigger',
+			name: 'Lead Conversations Polling Trigger',
 		},
 		polling: true,
 		inputs: [],

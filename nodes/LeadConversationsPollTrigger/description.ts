@@ -41,7 +41,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Each poll reads every record now in the watched status: n such records cost ⌈n/100⌉ requests per poll. The first poll after activation only notes where things stand and starts no execution.',
+			'Each check reads every record now in the watched status, 100 per request: 250 such leads take 3 requests per check. The first check after the workflow is published only notes where things stand and starts nothing.',
 		name: 'statusCostNotice',
 		type: 'notice',
 		default: '',

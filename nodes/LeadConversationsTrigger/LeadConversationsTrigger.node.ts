@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from '../shared/constants';
 import { testSigningSecret } from '../shared/events/signingSecret';
 import { receiveDelivery } from './delivery/receive';
-import { triggerProperties } from './description';
+import { triggerPanel, triggerProperties } from './description';
 import { legacySigningSecret, readSettings } from './settings';
 import { unsubscribe, withStoredSubscription } from './subscription/lifecycle';
 import { isCurrentSubscription, subscribe } from './subscription/subscribe';
@@ -28,18 +28,24 @@ export class LeadConversationsTrigger implements INodeType {
 		// delivery to a node at version 1. Workflows saved at 1 or 1.1 load and run unchanged.
 		version: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when the lead and conversation service sends an event',
+		// n8n lists this trigger and the action node as one entry of the nodes panel, under the
+		// trigger's description: it speaks for both.
+		description:
+			'Work with the leads, conversations and AI agents of a vehicle dealership lead service, and start workflows on its events',
 		defaults: {
 			name: 'Lead Conversations Trigger',
 		},
+		triggerPanel: triggerPanel,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		// Two selectors: n8n labels both "Credential" unless each is given its own label.
 		credentials: [
-			{ name: CREDENTIAL_NAME, required: true },
+			{ name: CREDENTIAL_NAME, required: true, displayName: 'API Credential' },
 			// String literals: the community-node lint reads these to find the credential's test.
 			{
 				name: 'leadConversationsSigningSecretApi',
 				required: false,
+				displayName: 'Signing Secret (for Manual Subscription)',
 				testedBy: 'testSigningSecret',
 			},
 		],

@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
 
 import {
 	LEAD_API_CHANNEL,
@@ -7,44 +7,34 @@ import {
 	LEAD_STATUSES,
 	SCORE_MAX,
 	SCORE_MIN,
-	WEBHOOK_ALL_EVENTS,
-	WEBHOOK_EVENTS,
 } from '../shared/constants';
-import { eventOutputOption, maxEventAgeOption } from '../shared/events/options';
+import {
+	eventOutputOption,
+	maxEventAgeOption,
+	otherEventNamesProperty,
+	webhookEventsProperty,
+} from '../shared/events/options';
 import { optionsOf } from '../shared/labels';
 
-const eventOptions: INodePropertyOptions[] = [
-	{
-		name: 'All Events',
-		value: WEBHOOK_ALL_EVENTS,
-		description: 'Every event the service sends, including ones added later',
+/**
+ * The panel n8n shows beside the trigger's parameters, in place of its generic "make an event
+ * happen" text: what Execute step needs (an https:// URL the service can reach) and the way out.
+ */
+export const triggerPanel: TriggerPanelDefinition = {
+	header: 'Listening for an event from the lead service',
+	executionsHelp: {
+		inactive:
+			'<b>While building</b>, click Execute step: the trigger subscribes with its test URL and waits. Then make the event happen in the service (for a new lead, create one) and it appears here.<br /><br />The service delivers only to <b>https://</b> addresses that it can reach. If n8n runs on plain http or on your own machine, set N8N_WEBHOOK_URL to a public https:// address (a tunnel while testing; N8N_PROXY_HOPS=1 behind a proxy that ends TLS), or use the <b>Lead Conversations Polling Trigger</b>, which needs no public address.<br /><br /><b>To run automatically</b>, publish the workflow: the trigger subscribes with its production URL.',
+		active:
+			'The workflow is published: the service delivers events to the production URL, and each starts an execution, listed in the <a data-key="executions">executions list</a>.<br /><br />To see an event here while editing, click Execute step and make the event happen in the service.',
 	},
-	...optionsOf(WEBHOOK_EVENTS).map((option) => ({
-		...option,
-		description: `The service sends "${String(option.value)}"`,
-	})),
-];
+	activationHint:
+		'Once the workflow is built, publish it: the trigger subscribes on its own and every event starts an execution.',
+};
 
 export const triggerProperties: INodeProperties[] = [
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		options: eventOptions,
-		default: ['lead.qualified'],
-		description:
-			'The events that start this workflow. The specification confirms only "lead.qualified"; the other names are the ones the service is expected to send.',
-	},
-	{
-		displayName: 'Other Event Names',
-		name: 'otherEvents',
-		type: 'string',
-		default: '',
-		placeholder: 'lead.updated, conversation.closed',
-		description:
-			'Event names that are not in the list above, separated by commas. They are subscribed to as typed.',
-	},
+	webhookEventsProperty('The events that start this workflow.'),
+	otherEventNamesProperty,
 	{
 		displayName: 'Subscription',
 		name: 'subscription',
@@ -68,7 +58,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"In the service's dashboard open Settings, Webhooks, Add Endpoint, enter this node's Production URL (shown above under Webhook URLs), choose the same events, and put the signing secret it shows into a Lead Conversations Signing Secret API credential, chosen above",
+			"In the service's dashboard open Settings, Webhooks, Add Endpoint, enter this node's Production URL (shown above under Webhook URLs) and choose the same events. Put the signing secret the dashboard shows into a credential in the Signing Secret box at the top.",
 		name: 'manualNotice',
 		type: 'notice',
 		default: '',

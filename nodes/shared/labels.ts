@@ -1,9 +1,10 @@
-// Readable names for the specification's values, shared by both nodes so that a value is named
-// the same way in every dropdown.
+// Readable names for the specification's values, shared by every node so that a value is named
+// the same way in every dropdown, list row and subtitle.
 
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 const SPECIAL_NAMES: Record<string, string> = {
+	api: 'API',
 	purchase_30_days: 'Purchase Within 30 Days',
 	purchase_90_days: 'Purchase Within 90 Days',
 	'es-AR': 'Spanish (Argentina)',

@@ -93,6 +93,24 @@ export const conversationLocator: INodeProperties = {
 	}),
 };
 
+/** Send Message's conversation: its list holds only the conversations that can take a message. */
+export const openConversationLocator: INodeProperties = {
+	displayName: 'Conversation',
+	name: 'conversation',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description:
+		'The open conversation to send to. The list leaves out closed, transferred and phone conversations, which refuse messages.',
+	...idLocatorModes({
+		searchListMethod: 'searchOpenConversations',
+		listPlaceholder: 'Select an open conversation...',
+		idPlaceholder: 'e.g. conv_3h7d9q2w',
+		idPrefix: CONVERSATION_ID_PREFIX,
+		idErrorMessage: `A conversation ID starts with "${CONVERSATION_ID_PREFIX}"`,
+	}),
+};
+
 export const agentLocator: INodeProperties = {
 	displayName: 'Agent',
 	name: 'agent',

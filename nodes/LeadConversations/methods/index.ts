@@ -1,3 +1,13 @@
-import { searchAgents, searchConversations, searchLeads } from './listSearch';
+import {
+	searchAgents,
+	searchConversations,
+	searchLeads,
+	searchOpenConversations,
+} from './listSearch';
 
-export const listSearch = { searchLeads, searchAgents, searchConversations };
+export const listSearch = {
+	searchLeads,
+	searchAgents,
+	searchConversations,
+	searchOpenConversations,
+};

@@ -1,7 +1,8 @@
 // "From List" of the resource locators. The service has no text search: each call reads a page
 // of up to 100 records (from the cursor n8n hands back as paginationToken) and keeps the records
 // whose name, phone, email or ID contain what the user typed; with a search text it reads a few
-// more pages when the first ones hold too few matches.
+// more pages when the first ones hold too few matches. The conversation lists name each row by
+// its lead, read with one GET per lead on the page (leadNames.ts).
 
 import type {
 	IDataObject,
@@ -10,9 +11,15 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { PAGE_SIZE_MAX } from '../../shared/constants';
+import {
+	CONVERSATION_STATUS_OPEN,
+	PAGE_SIZE_MAX,
+	TRANSCRIPT_CHANNEL,
+} from '../../shared/constants';
+import { displayNameOf } from '../../shared/labels';
 import { apiRequest } from '../../shared/transport';
 import { readListPage } from '../../shared/transport/pagination';
+import { leadNames } from './leadNames';
 
 function matches(filter: string | undefined, ...fields: unknown[]): boolean {
 	if (!filter) return true;
@@ -30,21 +37,20 @@ async function searchPage(
 	query: IDataObject,
 	filter: string | undefined,
 	paginationToken: string | undefined,
-	toItem: (record: IDataObject) => INodeListSearchItems | undefined,
+	toItems: (
+		this: ILoadOptionsFunctions,
+		records: IDataObject[],
+	) => Promise<INodeListSearchItems[]> | INodeListSearchItems[],
+	pageSize = PAGE_SIZE_MAX,
 ): Promise<INodeListSearchResult> {
 	const results: INodeListSearchItems[] = [];
 	let cursor = paginationToken;
 	for (let pages = 0; pages < (filter ? MAX_PAGES_PER_SEARCH : 1); pages++) {
-		const qs: IDataObject = cursor
-			? { cursor, limit: PAGE_SIZE_MAX }
-			: { ...query, limit: PAGE_SIZE_MAX };
+		const qs: IDataObject = cursor ? { cursor, limit: pageSize } : { ...query, limit: pageSize };
 		const { body } = await apiRequest.call(this, 'GET', path, { qs });
 		const page = readListPage<IDataObject>(body);
 		if (!page) return { results };
-		for (const record of page.records) {
-			const item = toItem(record);
-			if (item) results.push(item);
-		}
+		results.push(...(await toItems.call(this, page.records)));
 		cursor = page.hasMore ? page.nextCursor : undefined;
 		if (!cursor || results.length >= ENOUGH_MATCHES) break;
 	}
@@ -56,10 +62,13 @@ export async function searchLeads(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, '/leads', {}, filter, paginationToken, (lead) =>
-		matches(filter, lead.name, lead.phone, lead.email, lead.id)
-			? { name: `${String(lead.name)} (${String(lead.phone)})`, value: String(lead.id) }
-			: undefined,
+	return await searchPage.call(this, '/leads', {}, filter, paginationToken, (leads) =>
+		leads
+			.filter((lead) => matches(filter, lead.name, lead.phone, lead.email, lead.id))
+			.map((lead) => ({
+				name: `${String(lead.name)} (${String(lead.phone)})`,
+				value: String(lead.id),
+			})),
 	);
 }
 
@@ -68,10 +77,13 @@ export async function searchAgents(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, '/agents', {}, filter, paginationToken, (agent) =>
-		matches(filter, agent.name, agent.id)
-			? { name: `${String(agent.name)} (${String(agent.status)})`, value: String(agent.id) }
-			: undefined,
+	return await searchPage.call(this, '/agents', {}, filter, paginationToken, (agents) =>
+		agents
+			.filter((agent) => matches(filter, agent.name, agent.id))
+			.map((agent) => ({
+				name: `${String(agent.name)} (${String(agent.status)})`,
+				value: String(agent.id),
+			})),
 	);
 }
 
@@ -84,6 +96,40 @@ function chosenLeadId(this: ILoadOptionsFunctions): string | undefined {
 	return id !== '' && !id.startsWith('=') ? id : undefined;
 }
 
+/**
+ * Rows readable at a glance: the lead's name, the channel and the last message's date and time,
+ * with the status when it is not open ("María Gómez · Chat App · 2026-03-02 14:05").
+ */
+async function conversationItems(
+	this: ILoadOptionsFunctions,
+	conversations: IDataObject[],
+	filter: string | undefined,
+): Promise<INodeListSearchItems[]> {
+	const names = await leadNames.call(
+		this,
+		conversations.map((conversation) => conversation.lead_id),
+	);
+	return conversations.flatMap((conversation) => {
+		const leadName = names.get(String(conversation.lead_id)) ?? String(conversation.lead_id);
+		const channel = displayNameOf(String(conversation.channel ?? ''));
+		const status = String(conversation.status ?? '');
+		const when = String(conversation.last_message_at ?? '')
+			.slice(0, 16)
+			.replace('T', ' ');
+		if (!matches(filter, leadName, channel, status, conversation.id, conversation.lead_id)) {
+			return [];
+		}
+		const parts = [leadName, channel];
+		if (status !== CONVERSATION_STATUS_OPEN) parts.push(displayNameOf(status));
+		if (when !== '') parts.push(when);
+		return [{ name: parts.join(' · '), value: String(conversation.id) }];
+	});
+}
+
+/** Fewer rows per page than other lists: each distinct lead on a page costs a request. */
+const CONVERSATIONS_PER_PAGE = 25;
+
+/** Every conversation (Conversation → Get), optionally of the chosen lead. */
 export async function searchConversations(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -97,25 +143,39 @@ export async function searchConversations(
 		query,
 		filter,
 		paginationToken,
-		(conversation) =>
-			matches(
-				filter,
-				conversation.id,
-				conversation.lead_id,
-				conversation.channel,
-				conversation.status,
-			)
-				? {
-						name: `${displayChannel(conversation.channel)} · ${String(conversation.status)} · ${String(conversation.lead_id)} · last message ${String(conversation.last_message_at ?? '').slice(0, 10)}`,
-						value: String(conversation.id),
-					}
-				: undefined,
+		async function (this: ILoadOptionsFunctions, conversations: IDataObject[]) {
+			return await conversationItems.call(this, conversations, filter);
+		},
+		CONVERSATIONS_PER_PAGE,
 	);
 }
 
-function displayChannel(channel: unknown): string {
-	return String(channel ?? '')
-		.split('_')
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
+/**
+ * Only the conversations that can take a message (Send Message): open ones, asked of the
+ * service, and not phone calls, which hold a transcript and refuse messages.
+ */
+export async function searchOpenConversations(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const leadId = chosenLeadId.call(this);
+	const query: IDataObject = { status: CONVERSATION_STATUS_OPEN };
+	if (leadId) query.lead_id = leadId;
+	return await searchPage.call(
+		this,
+		'/conversations',
+		query,
+		filter,
+		paginationToken,
+		async function (this: ILoadOptionsFunctions, conversations: IDataObject[]) {
+			const open = conversations.filter(
+				(conversation) =>
+					conversation.status === CONVERSATION_STATUS_OPEN &&
+					conversation.channel !== TRANSCRIPT_CHANNEL,
+			);
+			return await conversationItems.call(this, open, filter);
+		},
+		CONVERSATIONS_PER_PAGE,
+	);
 }

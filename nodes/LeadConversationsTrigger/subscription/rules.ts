@@ -16,14 +16,20 @@ export function sameEvents(a: string[] | undefined, b: string[]): boolean {
  */
 export function assertHttpsWebhookUrl(node: INode, url: string | undefined): string {
 	if (url?.startsWith('https://')) return url;
+	// n8n shows only the message in the toast of Execute step and of activation: the fix and the
+	// alternative must be in it, not only in the description.
 	throw new NodeOperationError(
 		node,
-		`The service only delivers events to https:// addresses, but n8n gives this trigger the webhook URL "${url ?? ''}"`,
+		`The service only delivers events to https:// addresses, but this n8n gives the trigger "${url ?? ''}". ` +
+			"Set N8N_WEBHOOK_URL (WEBHOOK_URL before n8n 2.x) to n8n's public https:// address and restart n8n, " +
+			'or put a tunnel in front of n8n while testing; behind a proxy that ends TLS, also set N8N_PROXY_HOPS=1. ' +
+			'Without a public https:// address, use the Lead Conversations Polling Trigger instead.',
 		{
 			description:
 				"Set the WEBHOOK_URL environment variable (N8N_WEBHOOK_URL from n8n 2.x on) to n8n's public https:// address and restart n8n. " +
 				'While testing on a local machine, put a tunnel in front of n8n and use its https:// address there. ' +
-				'Behind a reverse proxy that ends TLS, also set N8N_PROXY_HOPS=1 so n8n builds https:// URLs.',
+				'Behind a reverse proxy that ends TLS, also set N8N_PROXY_HOPS=1 so n8n builds https:// URLs. ' +
+				'The Lead Conversations Polling Trigger needs no public address: it asks the service on a schedule.',
 		},
 	);
 }

@@ -27,7 +27,10 @@ export async function signingSecretFromCredential(
 /**
  * The credential form's Test button. The service offers no call that checks a signing secret,
  * so this checks what can be checked without one: that it is there and has no stray spaces
- * from copying it out of the dashboard (they would make every signature mismatch).
+ * from copying it out of the dashboard (they would make every signature mismatch). n8n shows
+ * only its own "Connection tested successfully" for a pass, never this message, so the form
+ * carries a notice saying what a pass means. No test at all would be plainer, but n8n's
+ * community-node rules (credential-test-required) refuse a credential without one.
  */
 export async function testSigningSecret(
 	this: ICredentialTestFunctions,

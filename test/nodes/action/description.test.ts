@@ -120,7 +120,9 @@ test('every filter of the specification is offered, with the allowed values', ()
 test('IDs are resource locators with a searchable list and a prefix-checked ID mode', () => {
 	for (const [resource, operation, name, method, prefix] of [
 		['lead', 'get', 'lead', 'searchLeads', 'lead_'],
-		['conversation', 'sendMessage', 'conversation', 'searchConversations', 'conv_'],
+		['conversation', 'get', 'conversation', 'searchConversations', 'conv_'],
+		// Send Message lists only what can take a message.
+		['conversation', 'sendMessage', 'conversation', 'searchOpenConversations', 'conv_'],
 		['agent', 'update', 'agent', 'searchAgents', ''],
 	] as const) {
 		const locator = field(resource, operation, name);

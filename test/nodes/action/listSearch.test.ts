@@ -104,13 +104,63 @@ describe('From List: agents and conversations', () => {
 		expect(apiRequests(ctx.sandbox, '/v1/conversations').at(-1)?.query.lead_id).toBe(leadId);
 	});
 
-	test('without a lead lists all conversations, page by page', async () => {
+	test('without a lead lists all conversations, 25 a page, each row named by its lead', async () => {
 		const result = await search('searchConversations', {
 			resource: 'conversation',
 			operation: 'get',
 		});
-		expect(result.results).toHaveLength(100);
+		expect(result.results).toHaveLength(25);
 		expect(result.paginationToken).toEqual(expect.any(String));
-		expect(apiRequests(ctx.sandbox, '/v1/conversations').at(-1)?.query).toEqual({ limit: '100' });
+		expect(apiRequests(ctx.sandbox, '/v1/conversations').at(-1)?.query).toEqual({ limit: '25' });
+		const state = ctx.sandbox.control.state();
+		for (const row of result.results) {
+			const conversation = state.conversations.find((c) => c.id === row.value)!;
+			const lead = state.leads.find((l) => l.id === conversation.lead_id)!;
+			expect(row.name.startsWith(`${lead.name} · `)).toBe(true);
+			// The date and time of the last message, whole.
+			expect(row.name).toMatch(/ · \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+		}
+	});
+
+	test("Send Message's list holds only open conversations that are not phone calls", async () => {
+		const state = ctx.sandbox.control.state();
+		const canTake = new Set(
+			state.conversations
+				.filter(
+					(c) => c.organization_id === 'org_alpha' && c.status === 'open' && c.channel !== 'phone',
+				)
+				.map((c) => c.id),
+		);
+		const listed: string[] = [];
+		let token: string | undefined;
+		do {
+			const page = await search(
+				'searchOpenConversations',
+				{ resource: 'conversation', operation: 'sendMessage' },
+				undefined,
+				token,
+			);
+			listed.push(...page.results.map((r) => String(r.value)));
+			token = page.paginationToken as string | undefined;
+		} while (token);
+		expect(listed.sort()).toEqual([...canTake].sort());
+		// Asked of the service on the first page; later pages follow its cursor.
+		expect(
+			apiRequests(ctx.sandbox, '/v1/conversations').some((r) => r.query.status === 'open'),
+		).toBe(true);
+	});
+
+	test("a search finds a conversation by its lead's name", async () => {
+		const state = ctx.sandbox.control.state();
+		const open = state.conversations.find(
+			(c) => c.organization_id === 'org_alpha' && c.status === 'open' && c.channel !== 'phone',
+		)!;
+		const name = state.leads.find((l) => l.id === open.lead_id)!.name;
+		const result = await search(
+			'searchOpenConversations',
+			{ resource: 'conversation', operation: 'sendMessage' },
+			name,
+		);
+		expect(result.results.map((r) => r.value)).toContain(open.id);
 	});
 });

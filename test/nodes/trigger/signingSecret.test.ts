@@ -51,10 +51,16 @@ async function acceptedSecrets(harness: TriggerHarness, secrets: string[]): Prom
 describe('the Signing Secret credential', () => {
 	const credential = new LeadConversationsSigningSecretApi();
 
-	it('is one required, masked field, and an optional second credential of the trigger', () => {
+	it('is one required, masked field, and an optional second credential of the trigger, each box labelled', () => {
 		expect(credential.name).toBe('leadConversationsSigningSecretApi');
 		expect(credential.displayName).toBe('Lead Conversations Signing Secret API');
 		expect(credential.properties).toEqual([
+			// n8n shows "Connection tested successfully" for any pass: the form says what it means.
+			expect.objectContaining({
+				name: 'testNotice',
+				type: 'notice',
+				displayName: expect.stringMatching(/^The service offers no way to check a signing secret/),
+			}),
 			expect.objectContaining({
 				name: 'signingSecret',
 				type: 'string',
@@ -63,9 +69,15 @@ describe('the Signing Secret credential', () => {
 			}),
 		]);
 		const { description } = new LeadConversationsTrigger();
+		// Without a displayName each, n8n labels both selectors "Credential".
 		expect(description.credentials).toEqual([
-			{ name: 'leadConversationsApi', required: true },
-			{ name: 'leadConversationsSigningSecretApi', required: false, testedBy: 'testSigningSecret' },
+			{ name: 'leadConversationsApi', required: true, displayName: 'API Credential' },
+			{
+				name: 'leadConversationsSigningSecretApi',
+				required: false,
+				displayName: 'Signing Secret (for Manual Subscription)',
+				testedBy: 'testSigningSecret',
+			},
 		]);
 	});
 

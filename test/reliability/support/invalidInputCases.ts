@@ -144,11 +144,11 @@ export const CASES: Case[] = [
 	// GET /leads
 	...casesOf('lead.getAll', [
 		{ parameter: 'limit', field: 'Limit', values: [0, -5, 2.5] },
-		{ parameter: 'filters.scoreMin', field: 'Score Min', values: [-1, 101, 50.5] },
-		{ parameter: 'filters.scoreMax', field: 'Score Max', values: [-1, 101, 7.5] },
+		{ parameter: 'filters.scoreMin', field: 'Score At Least', values: [-1, 101, 50.5] },
+		{ parameter: 'filters.scoreMax', field: 'Score At Most', values: [-1, 101, 7.5] },
 		{
 			parameter: 'filters.scoreMin',
-			field: 'Score Min',
+			field: 'Score At Least',
 			values: [80],
 			with: (parameters) => ((parameters.filters as IDataObject).scoreMax = 20),
 		},

@@ -42,9 +42,12 @@ const properties: INodeProperties[] = [
 				name: 'handoffTriggers',
 				type: 'string',
 				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Trigger' },
-				default: [],
+				// What n8n puts in each new row: a blank text, skipped when the node runs.
+				default: '',
+				placeholder: 'e.g. price negotiation',
 				description:
-					'Topics or situations that make the agent hand the conversation to a human seller. Replaces the whole list; add the field with no entries to clear it.',
+					'Topics or situations that make the agent hand the conversation to a human seller. Replaces the whole list. Blank rows are skipped.',
+				hint: 'To clear the list, delete every row with its trash icon',
 			},
 			{
 				displayName: 'Language',
@@ -95,15 +98,42 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/**
+ * A row left blank: empty text, or the `[]` that rows added before the field's default was a
+ * text were stored as. Skipped, never sent and never refused.
+ */
+function isBlankRow(entry: unknown): boolean {
+	return (
+		entry === null ||
+		entry === undefined ||
+		(Array.isArray(entry) && entry.length === 0) ||
+		(typeof entry === 'string' && entry.trim() === '')
+	);
+}
+
 /** Entries of Handoff Triggers; an expression may also give comma-separated text. */
 function triggerList(value: unknown): string[] {
 	const entries = Array.isArray(value) ? value : String(value).split(',');
-	return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+	return entries
+		.filter((entry) => !isBlankRow(entry))
+		.map((entry) => String(entry).trim())
+		.filter((entry) => entry !== '');
 }
 
 /** A list of texts, or one text of comma-separated entries. */
 function checkTriggers(field: string, value: unknown): Problem {
-	return typeof value === 'string' ? undefined : checkList(field, value, checkText);
+	if (typeof value === 'string') return undefined;
+	return checkList(field, value, (entry, given) =>
+		isBlankRow(given) ? undefined : checkText(entry, given),
+	);
+}
+
+/**
+ * Rows given, all blank: the user added the field or a row and typed nothing, which changes
+ * nothing. No rows at all is the way to clear the list (the hint says so).
+ */
+function onlyBlankRows(value: unknown): boolean {
+	return Array.isArray(value) && value.length > 0 && value.every(isBlankRow);
 }
 
 /** Each field alone, in the order the editor lists them. */
@@ -132,7 +162,7 @@ export function agentUpdateBody(fields: IDataObject): { body: IDataObject; probl
 	if (isGiven(fields.status)) body.status = fields.status;
 	if (isGiven(fields.language)) body.language = fields.language;
 	if (isGiven(fields.tone)) configuration.tone = fields.tone;
-	if (isGiven(fields.handoffTriggers)) {
+	if (isGiven(fields.handoffTriggers) && !onlyBlankRows(fields.handoffTriggers)) {
 		configuration.handoff_triggers = triggerList(fields.handoffTriggers);
 	}
 	if (isGiven(fields.maxFollowUps)) cadence.max_follow_ups = fields.maxFollowUps;

@@ -15,12 +15,12 @@ import {
 	checkText,
 	firstProblem,
 } from '../../../shared/validation';
-import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
+import { conversationLeadLocator, openConversationLocator } from '../common.descriptions';
 import { locatorValue, optionalParameter, bodyAsItem, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [
 	conversationLeadLocator,
-	conversationLocator,
+	openConversationLocator,
 	{
 		displayName: 'Type',
 		name: 'type',

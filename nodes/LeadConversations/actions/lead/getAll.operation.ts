@@ -103,21 +103,22 @@ const properties: INodeProperties[] = [
 				options: optionsOf(LEAD_INTENTS),
 				description: 'Only leads with this purchase intent',
 			},
+			// Named so that n8n's alphabetical order puts the lower bound first.
 			{
-				displayName: 'Score Max',
-				name: 'scoreMax',
-				type: 'number',
-				typeOptions: { minValue: SCORE_MIN, maxValue: SCORE_MAX, numberPrecision: 0 },
-				default: SCORE_MAX,
-				description: 'Only leads with a score less than or equal to this (0 to 100)',
-			},
-			{
-				displayName: 'Score Min',
+				displayName: 'Score At Least',
 				name: 'scoreMin',
 				type: 'number',
 				typeOptions: { minValue: SCORE_MIN, maxValue: SCORE_MAX, numberPrecision: 0 },
 				default: SCORE_MIN,
 				description: 'Only leads with a score greater than or equal to this (0 to 100)',
+			},
+			{
+				displayName: 'Score At Most',
+				name: 'scoreMax',
+				type: 'number',
+				typeOptions: { minValue: SCORE_MIN, maxValue: SCORE_MAX, numberPrecision: 0 },
+				default: SCORE_MAX,
+				description: 'Only leads with a score less than or equal to this (0 to 100)',
 			},
 			{
 				displayName: 'Status',
@@ -141,8 +142,10 @@ const properties: INodeProperties[] = [
 				name: 'onlyNewSinceLastRun',
 				type: 'boolean',
 				default: true,
+				// Offered with Return All only: with a limit, leads beyond it would be skipped for good.
+				displayOptions: { show: { '/returnAll': [true] } },
 				description:
-					'Whether to return only leads created since the previous successful run of this node, so a scheduled sync gets each lead once. Needs Return All. Test runs from the editor do not store the position. Does not hold in queue mode, where workers get no static data: use the New Lead event of the Poll Trigger there.',
+					'Whether to return only the leads created since this node last ran in the active workflow, so a scheduled workflow gets each lead once. Test runs in the editor always start from the beginning. With separate worker processes, use the New Lead event of the Lead Conversations Polling Trigger instead (<a href="https://github.com/lead-conversations/n8n-nodes-lead-conversations#only-new-since-last-run">more</a>).',
 			},
 			{
 				displayName: 'Output',
@@ -177,9 +180,9 @@ function leadFilters(this: IExecuteFunctions, itemIndex: number): IDataObject {
 			ifGiven(checkIsoDateTime, 'Created Before', createdBefore),
 			checkDateRange('Created After', createdAfter, 'Created Before', createdBefore),
 			ifGiven(checkOneOf, 'Intent', filters.intent, LEAD_INTENTS),
-			ifGiven(checkScore, 'Score Max', scoreMax),
-			ifGiven(checkScore, 'Score Min', scoreMin),
-			checkScoreRange('Score Min', scoreMin, 'Score Max', scoreMax),
+			ifGiven(checkScore, 'Score At Least', scoreMin),
+			ifGiven(checkScore, 'Score At Most', scoreMax),
+			checkScoreRange('Score At Least', scoreMin, 'Score At Most', scoreMax),
 			ifGiven(checkOneOf, 'Status', filters.status, LEAD_STATUSES),
 		),
 	);
@@ -217,7 +220,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throwIfInvalid.call(
 			this,
 			itemIndex,
-			'Only New Since Last Run needs Return All to be on, so that no lead is skipped',
+			'Only New Since Last Run needs Return All to be on, so that no lead is skipped: turn on Return All, or remove the option',
 		);
 	}
 

@@ -19,11 +19,18 @@ import { collectionParameter, locatorValue, trimmedText, throwIfInvalid } from '
 import { requestRecord } from '../record';
 import { optionsOf } from '../../../shared/labels';
 
-/** Optional fields of a lead that can be cleared by sending them as null. */
+/**
+ * Optional fields of a lead that can be cleared by sending them as null. Fields to Clear is the
+ * one way to clear any of them, the advisor included.
+ */
 const CLEARABLE_FIELDS = [
+	{ name: 'Assigned To', value: 'assigned_to', field: 'assignedTo' },
 	{ name: 'Notes', value: 'notes', field: 'notes' },
 	{ name: 'Vehicle Interest', value: 'vehicle_interest', field: 'vehicleInterest' },
 ] as const;
+
+/** A field and Fields to Clear exclude each other: the field hides once it is to be cleared. */
+const unlessCleared = (value: string) => ({ hide: { clearFields: [value] } });
 
 const properties: INodeProperties[] = [
 	leadLocator,
@@ -40,7 +47,9 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. user_42',
-				description: 'User ID of the sales advisor to assign. To remove the advisor, use Unassign.',
+				description:
+					'User ID of the sales advisor to assign. To remove the advisor, choose Assigned To in Fields to Clear.',
+				displayOptions: unlessCleared('assigned_to'),
 			},
 			{
 				displayName: 'Fields to Clear',
@@ -48,7 +57,8 @@ const properties: INodeProperties[] = [
 				type: 'multiOptions',
 				default: [],
 				options: CLEARABLE_FIELDS.map(({ name, value }) => ({ name, value })),
-				description: 'Optional fields to empty (sent as null)',
+				description:
+					'Fields to empty, such as Assigned To to remove the sales advisor. A field chosen here cannot be set at the same time.',
 			},
 			{
 				displayName: 'Notes',
@@ -57,6 +67,7 @@ const properties: INodeProperties[] = [
 				typeOptions: { rows: 3 },
 				default: '',
 				description: 'Internal notes for the team; replaces the existing notes',
+				displayOptions: unlessCleared('notes'),
 			},
 			{
 				displayName: 'Status',
@@ -64,13 +75,17 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				default: 'in_conversation',
 				options: optionsOf(LEAD_STATUSES),
+				description:
+					"The lead's stage: New, In Conversation, Qualified, Assigned, and finally Closed or Lost",
 			},
+			// Kept for nodes saved at version 1, which may have it on; newer nodes use Fields to Clear.
 			{
 				displayName: 'Unassign',
 				name: 'unassign',
 				type: 'boolean',
 				default: true,
 				description: 'Whether to remove the assigned sales advisor (sends assigned_to as null)',
+				displayOptions: { show: { '@version': [1] } },
 			},
 			{
 				displayName: 'Vehicle Interest',
@@ -78,6 +93,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. Toyota Hilux 2024',
+				description: 'The vehicle the lead asks about',
+				displayOptions: unlessCleared('vehicle_interest'),
 			},
 		],
 	},
@@ -111,26 +128,34 @@ export function leadUpdateBody(fields: IDataObject): { body: IDataObject; proble
 	if (problem) return { body, problem };
 
 	const cleared = new Set((fields.clearFields as string[] | null | undefined) ?? []);
-	const assignedTo = trimmedText(fields.assignedTo);
-	const unassign = fields.unassign === true;
+	// Nodes saved at version 1 may have the Unassign switch on; it clears the advisor.
+	if (fields.unassign === true) {
+		if (trimmedText(fields.assignedTo) !== undefined) {
+			return { body, problem: 'Assigned To and Unassign are both set: choose one' };
+		}
+		cleared.add('assigned_to');
+	}
 
 	if (isGiven(fields.status)) body.status = fields.status;
-	if (unassign && assignedTo !== undefined) {
+	if (
+		!cleared.has('assigned_to') &&
+		isGiven(fields.assignedTo) &&
+		trimmedText(fields.assignedTo) === undefined
+	) {
 		return {
 			body,
-			problem: 'Assigned To and Unassign are both set: choose one',
+			problem:
+				'Assigned To is empty: enter a user ID, or choose Assigned To in Fields to Clear to remove the advisor',
 		};
-	}
-	if (unassign) body.assigned_to = null;
-	else if (assignedTo !== undefined) body.assigned_to = assignedTo;
-	else if (isGiven(fields.assignedTo)) {
-		return { body, problem: 'Assigned To is empty: enter a user ID, or use Unassign instead' };
 	}
 
 	for (const { name, value, field } of CLEARABLE_FIELDS) {
 		const given = trimmedText(fields[field]);
 		if (cleared.has(value) && given !== undefined) {
-			return { body, problem: `${name} is both set and in Fields to Clear: choose one` };
+			return {
+				body,
+				problem: `${name} is both set and in Fields to Clear: remove it from one of them`,
+			};
 		}
 		if (cleared.has(value)) body[value] = null;
 		else if (given !== undefined) body[value] = given;

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS } from '../../../shared/constants';
 import { apiRequest } from '../../../shared/transport';
 import { subscribedEvents } from '../../../shared/events/eventNames';
+import { otherEventNamesProperty, webhookEventsProperty } from '../../../shared/events/options';
 import { collectionParameter, bodyAsItem, trimmedText, throwIfInvalid } from '../input';
 
 const properties: INodeProperties[] = [
@@ -17,18 +17,11 @@ const properties: INodeProperties[] = [
 		description:
 			"The https:// address the service delivers to, such as a Webhook node's production URL",
 	},
+	webhookEventsProperty('The events the service delivers to the URL.'),
+	// Below Events, as in the trigger; nodes saved at version 1 keep it under Additional Fields.
 	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		options: [
-			{ name: 'All Events', value: WEBHOOK_ALL_EVENTS },
-			...WEBHOOK_EVENTS.map((event) => ({ name: event, value: event })),
-		],
-		default: ['lead.qualified'],
-		description:
-			'The events to deliver. The specification confirms only "lead.qualified"; the other names are the ones the service is expected to send.',
+		...otherEventNamesProperty,
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 	},
 	{
 		displayName: 'Additional Fields',
@@ -45,12 +38,8 @@ const properties: INodeProperties[] = [
 				description: "Shown in the service's dashboard next to the endpoint",
 			},
 			{
-				displayName: 'Other Event Names',
-				name: 'otherEvents',
-				type: 'string',
-				default: '',
-				placeholder: 'lead.updated, conversation.closed',
-				description: 'Event names that are not in the list, separated by commas',
+				...otherEventNamesProperty,
+				displayOptions: { show: { '@version': [1] } },
 			},
 		],
 	},
@@ -78,9 +67,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	throwIfInvalid.call(this, itemIndex, httpsUrlProblem(url));
 	const extra = collectionParameter.call(this, 'additionalFields', itemIndex);
 	const chosen = this.getNodeParameter('events', itemIndex, []) as unknown;
+	// Version 1 nodes keep Other Event Names under Additional Fields; later ones below Events.
+	const typed =
+		this.getNode().typeVersion >= 1.1
+			? this.getNodeParameter('otherEvents', itemIndex, '')
+			: extra.otherEvents;
 	const events = subscribedEvents(
 		Array.isArray(chosen) ? chosen.map(String) : [],
-		trimmedText(extra.otherEvents) ?? '',
+		trimmedText(typed) ?? '',
 	);
 	throwIfInvalid.call(
 		this,

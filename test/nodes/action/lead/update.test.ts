@@ -29,7 +29,7 @@ describe('Lead → Update', () => {
 		expect(apiRequests(ctx.sandbox).map((r) => `${r.method} ${r.status}`)).toEqual(['PATCH 200']);
 	});
 
-	test('Unassign sends assigned_to null and Fields to Clear send null', async () => {
+	test('Fields to Clear sends null for the advisor, the vehicle interest and the notes', async () => {
 		const id = alphaLeads(ctx.sandbox)[0].id;
 		await runOperation({
 			lead: ref('id', id),
@@ -37,11 +37,37 @@ describe('Lead → Update', () => {
 		});
 		const result = await runOperation({
 			lead: ref('id', id),
-			updateFields: { unassign: true, clearFields: ['vehicle_interest', 'notes'] },
+			updateFields: { clearFields: ['assigned_to', 'vehicle_interest', 'notes'] },
 		});
 		expect(jsonOf(result)[0]).toMatchObject({ assigned_to: null, vehicle_interest: null });
 		const stored = ctx.sandbox.control.state().leads.find((l) => l.id === id)!;
 		expect(stored).toMatchObject({ assigned_to: null, vehicle_interest: null, notes: null });
+	});
+
+	test('a field chosen in Fields to Clear is hidden, so n8n drops a value left in it: it is cleared', async () => {
+		const id = alphaLeads(ctx.sandbox)[0].id;
+		await runOperation({ lead: ref('id', id), updateFields: { notes: 'x', assignedTo: 'u_1' } });
+		const result = await runOperation({
+			lead: ref('id', id),
+			updateFields: { notes: 'y', assignedTo: 'u_2', clearFields: ['notes', 'assigned_to'] },
+		});
+		expect(result.error).toBeUndefined();
+		const stored = ctx.sandbox.control.state().leads.find((l) => l.id === id)!;
+		expect(stored).toMatchObject({ assigned_to: null, notes: null });
+	});
+
+	test('a node saved at version 1 keeps its Unassign switch, which clears the advisor', async () => {
+		const id = alphaLeads(ctx.sandbox)[0].id;
+		await runOperation({ lead: ref('id', id), updateFields: { assignedTo: 'user_7' } });
+		const result = await runOperation(
+			{ lead: ref('id', id), updateFields: { unassign: true } },
+			{ typeVersion: 1 },
+		);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toMatchObject({ assigned_to: null });
+		// A newer node has no Unassign: n8n drops the value, and nothing is left to send.
+		const newer = await runOperation({ lead: ref('id', id), updateFields: { unassign: true } });
+		expect(newer.error?.message).toMatch(/^Update Fields is empty/);
 	});
 
 	test('fields not given stay unchanged', async () => {
@@ -58,8 +84,6 @@ describe('Lead → Update', () => {
 
 	test.each([
 		[{}, /^Update Fields is empty/],
-		[{ unassign: true, assignedTo: 'user_1' }, /^Assigned To and Unassign are both set/],
-		[{ notes: 'x', clearFields: ['notes'] }, /^Notes is both set and in Fields to Clear/],
 		[{ assignedTo: '  ' }, /^Assigned To is empty/],
 	])(
 		'contradictory or empty update %p is refused before sending',
@@ -92,12 +116,11 @@ describe('Lead → Update, values from expressions', () => {
 				'QUALIFIED',
 				`must be one of ${STATUSES} (got "QUALIFIED")`,
 			],
-			['Unassign', 'updateFields.unassign', 'yes', 'must be true or false (got "yes")'],
 			[
 				'Assigned To',
 				'updateFields.assignedTo',
 				'   ',
-				'is empty: enter a user ID, or use Unassign instead',
+				'is empty: enter a user ID, or choose Assigned To in Fields to Clear to remove the advisor',
 			],
 			[
 				'Assigned To',
@@ -110,7 +133,7 @@ describe('Lead → Update, values from expressions', () => {
 				'Fields to Clear',
 				'updateFields.clearFields',
 				['notes', 'email'],
-				'(entry 2) must be one of notes, vehicle_interest (got "email")',
+				'(entry 2) must be one of assigned_to, notes, vehicle_interest (got "email")',
 			],
 			['Notes', 'updateFields.notes', true, 'must be text (got true)'],
 		]),

@@ -2,13 +2,14 @@ import { apiRequests, jsonOf, useSandbox } from '../helpers';
 import { SUBSCRIBED_URL, createSubscription } from './createSubscription';
 
 const context = useSandbox();
-const create = (parameters?: Record<string, unknown>) =>
-	createSubscription(context.sandbox, parameters);
+const create = (parameters?: Record<string, unknown>, options?: { typeVersion?: number }) =>
+	createSubscription(context.sandbox, parameters, options);
 
 describe('Webhook Subscription: Create', () => {
 	it('Create subscribes the URL and outputs the record with the signing secret the service returns once', async () => {
 		const result = await create({
-			additionalFields: { description: 'Webhook node of "Leads"', otherEvents: 'lead.assigned' },
+			otherEvents: 'lead.assigned',
+			additionalFields: { description: 'Webhook node of "Leads"' },
 		});
 		expect(result.status).toBe('success');
 		const [created] = jsonOf(result);
@@ -20,6 +21,19 @@ describe('Webhook Subscription: Create', () => {
 			events: ['lead.qualified', 'appointment.booked', 'lead.assigned'],
 			description: 'Webhook node of "Leads"',
 		});
+	});
+
+	it('a node saved at version 1 keeps Other Event Names under Additional Fields', async () => {
+		const result = await create(
+			{ additionalFields: { otherEvents: 'lead.assigned' } },
+			{ typeVersion: 1 },
+		);
+		expect(result.status).toBe('success');
+		expect(context.sandbox.control.webhooks()[0].events).toEqual([
+			'lead.qualified',
+			'appointment.booked',
+			'lead.assigned',
+		]);
 	});
 
 	it('Create with All Events subscribes to "*" only', async () => {

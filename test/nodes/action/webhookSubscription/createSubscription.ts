@@ -8,12 +8,17 @@ export const SUBSCRIBED_URL = 'https://n8n.example.com/webhook/lead-events';
 export async function createSubscription(
 	sandbox: RunningSandbox,
 	parameters: Record<string, unknown> = {},
+	options: { typeVersion?: number } = {},
 ) {
-	return await run(sandbox, {
-		resource: 'webhookSubscription',
-		operation: 'create',
-		url: SUBSCRIBED_URL,
-		events: ['lead.qualified', 'appointment.booked'],
-		...parameters,
-	});
+	return await run(
+		sandbox,
+		{
+			resource: 'webhookSubscription',
+			operation: 'create',
+			url: SUBSCRIBED_URL,
+			events: ['lead.qualified', 'appointment.booked'],
+			...parameters,
+		},
+		options,
+	);
 }

@@ -1,0 +1,148 @@
+import { existsSync } from 'fs';
+import { join } from 'path';
+
+import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import {
+	E2E_OWNER,
+	N8nSession,
+	startN8n,
+	type N8nServer,
+} from '../../../harness/real-n8n/n8n-server';
+import { repoRoot } from '../../../harness/real-n8n/paths';
+import { runCommand, tail } from '../../../harness/real-n8n/processes';
+import { prepareUserFolder } from '../../../harness/real-n8n/setup';
+
+// The points a review of the nodes in the real editor found, seen again in n8n 2.41.1's editor
+// through headless Chromium (scripts/e2e/editor-review.mjs): the package installed as a community
+// package, its credential pointing at the sandbox. The script opens each node the way a person
+// does, types into Agent → Update's Handoff Triggers, runs the step, and opens Send Message's
+// conversation list; it prints what it saw, which this spec checks.
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+interface Seen {
+	canvas: Record<string, string>;
+	trigger: { text: string; credentialLabels: string[] };
+	poll: { text: string };
+	getMany: { text: string };
+	verify: { text: string };
+	sendMessage: { rows: Array<{ name: string; value: string }>; shownRows: string[] };
+	updateAgent: { outcome: 'error' | 'output'; text: string; parameters?: Record<string, any> };
+	screenshots: Record<string, string>;
+}
+
+let sandbox: RunningSandbox;
+let server: N8nServer;
+let userFolder: string;
+let seen: Seen;
+
+beforeAll(async () => {
+	if (!existsSync(CHROMIUM)) {
+		throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+	}
+	sandbox = await startSandbox({ port: 0, seed: 1717 });
+	userFolder = await prepareUserFolder('editor', {
+		baseUrl: sandbox.baseUrl,
+		apiKey: sandbox.keys.full,
+	});
+	// A first start migrates a fresh database: give a busy machine time.
+	server = await startN8n({ userFolder, readyTimeoutMs: 240_000 });
+	await N8nSession.signIn(server);
+
+	const result = await runCommand(
+		process.execPath,
+		[
+			join(repoRoot, 'scripts', 'e2e', 'editor-review.mjs'),
+			...['--url', server.url, '--out-dir', join(userFolder, 'pictures')],
+			...['--email', E2E_OWNER.email, '--password', E2E_OWNER.password],
+		],
+		{ cwd: repoRoot, timeoutMs: 900_000, env: process.env },
+	);
+	if (result.code !== 0) {
+		throw new Error(`editor-review failed:\n${tail(result.stdout)}\n${tail(result.stderr)}`);
+	}
+	seen = JSON.parse(result.stdout.trim().split('\n').pop()!);
+}, 1_200_000);
+
+afterAll(async () => {
+	await server?.stop();
+	await sandbox?.close();
+});
+
+describe('the nodes in the real editor, after the review', () => {
+	it("labels the webhook trigger's two credential boxes apart", () => {
+		expect(seen.trigger.credentialLabels).toEqual([
+			'API Credential',
+			'Signing Secret (for Manual Subscription)',
+		]);
+		// The Manual notice points at the box by its label.
+		expect(seen.trigger.text).toContain('Signing Secret box at the top');
+	});
+
+	it('runs Agent → Update with a blank Handoff Triggers row, which the editor stores as text', () => {
+		expect(seen.updateAgent.parameters?.updateFields?.handoffTriggers).toEqual([
+			'price negotiation',
+			'',
+		]);
+		expect(seen.updateAgent.text).not.toContain('must be text');
+		expect(seen.updateAgent.outcome).toBe('output');
+		const agentId = seen.updateAgent.parameters?.agent?.value;
+		const agent = sandbox.control.state().agents.find((a) => a.id === agentId);
+		expect(agent?.configuration.handoff_triggers).toEqual(['price negotiation']);
+	});
+
+	it("lists in Send Message's conversation list no conversation that cannot take a message", () => {
+		const { conversations, leads } = sandbox.control.state();
+		expect(seen.sendMessage.rows.length).toBeGreaterThan(0);
+		for (const row of seen.sendMessage.rows) {
+			const conversation = conversations.find((c) => c.id === row.value)!;
+			expect({ id: row.value, status: conversation.status }).toEqual({
+				id: row.value,
+				status: 'open',
+			});
+			expect(conversation.channel).not.toBe('phone');
+			// Readable at a glance: the lead's name first, the last message's date and time last.
+			const lead = leads.find((l) => l.id === conversation.lead_id)!;
+			expect(row.name.startsWith(`${lead.name} · `)).toBe(true);
+			expect(row.name).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+		}
+		expect(seen.sendMessage.shownRows.join('\n')).not.toMatch(/Closed|Transferred|Phone/);
+	});
+
+	it("shows the polling trigger's event as its subtitle, in words", () => {
+		const poll = seen.canvas['Lead Conversations Polling Trigger'];
+		expect(poll).toContain('Lead Reached a Status');
+		expect(poll).not.toContain('leadStatus');
+		expect(seen.canvas['Send a message']).toContain('Send Message: Conversation');
+		expect(seen.canvas['Get many leads']).toContain('Get Many: Lead');
+	});
+
+	it('names purchase_30_days "Purchase Within 30 Days" in all three nodes, and api "API"', () => {
+		for (const text of [seen.trigger.text, seen.poll.text, seen.getMany.text]) {
+			expect(text).toContain('Purchase Within 30 Days');
+			expect(text).not.toMatch(/Purchase 30 Days/);
+		}
+		for (const text of [seen.trigger.text, seen.poll.text]) {
+			expect(text.split('\n').map((line) => line.trim())).toContain('API');
+			expect(text).not.toMatch(/^\s*Api\s*$/m);
+		}
+	});
+
+	it('shows the other fixed labels: Add Option, Max Event Age, Score At Least', () => {
+		expect(seen.verify.text).toContain('Add Option');
+		expect(seen.verify.text).not.toContain('Add option');
+		expect(seen.trigger.text).toContain('Max Event Age');
+		expect(seen.getMany.text).toContain('Score At Least');
+	});
+
+	it('takes a picture of each node', () => {
+		for (const file of [
+			'node-action.png',
+			'node-trigger.png',
+			'node-poll-trigger.png',
+			'node-verify.png',
+		]) {
+			expect(existsSync(seen.screenshots[file])).toBe(true);
+		}
+	});
+});
