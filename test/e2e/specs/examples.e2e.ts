@@ -2,7 +2,7 @@ import { readdirSync } from 'fs';
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { FLAT_LEAD_COLUMNS } from '../../../nodes/LeadConversations/helpers/flatLead';
+import { FLAT_LEAD_COLUMNS } from '../../../nodes/shared/flatLead';
 import {
 	nodeOutput,
 	waitForExecutions,
