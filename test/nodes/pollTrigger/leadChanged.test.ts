@@ -195,6 +195,24 @@ describeEachKeeping(ctx, (pollTrigger, keeping) => {
 			expect(items).toEqual([flattenLead(lead as unknown as IDataObject)]);
 		});
 
+		test('Output: Flat on New Lead and Lead Reached a Status: the same row for the same lead', async () => {
+			const created = pollTrigger({ event: 'newLead', options: { output: 'flat' } });
+			const qualified = pollTrigger({
+				event: 'leadStatus',
+				statuses: ['qualified'],
+				options: { output: 'flat' },
+			});
+			const changed = pollTrigger({ ...CHANGED, options: { output: 'flat' } });
+			for (const trigger of [created, qualified, changed]) await trigger.poll();
+			const lead = ctx.sandbox.control.createChannelLead({ channel: 'marketplace' });
+			const [row] = (await created.poll()).items!;
+			expect(row).toEqual(flattenLead(lead as unknown as IDataObject));
+			const now = ctx.sandbox.control.qualifyLead(lead.id, 70);
+			const expected = flattenLead(now as unknown as IDataObject);
+			expect((await qualified.poll()).items).toEqual([expected]);
+			expect((await changed.poll()).items).toEqual([expected]);
+		});
+
 		test('Fetch Test Event in the event shape: the three most recently updated leads', async () => {
 			const trigger = pollTrigger(CHANGED);
 			const [page] = await pagesOfLeads(ctx.sandbox);
