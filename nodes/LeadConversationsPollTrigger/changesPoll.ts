@@ -3,7 +3,7 @@
 // The rules live in changes.ts; the method and its limits in docs/spreadsheet-sync.md.
 
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE_MAX } from '../shared/constants';
 import type { ApiContext } from '../shared/transport';
@@ -72,8 +72,20 @@ async function readPage(context: IPollFunctions, cursor: string | undefined): Pr
 	};
 }
 
-function isRefusedCursor(error: unknown): boolean {
-	return String((error as { httpCode?: unknown }).httpCode) === '400';
+/**
+ * The page; 'refused' when the service answered 400 to a stored cursor (an expired one, say);
+ * or the transport's error (already a NodeApiError naming the status and the service's message).
+ */
+async function readPageUnlessRefused(
+	context: IPollFunctions,
+	cursor: string | undefined,
+): Promise<PassPage | 'refused' | { failed: unknown }> {
+	try {
+		return await readPage(context, cursor);
+	} catch (error) {
+		const refused = String((error as { httpCode?: unknown }).httpCode) === '400';
+		return cursor !== undefined && refused ? 'refused' : { failed: error };
+	}
 }
 
 export interface ChangesPollOptions {
@@ -108,11 +120,15 @@ export async function pollChangedLeads(
 	for (;;) {
 		const cursor = position.pass?.cursor;
 		const startedAt = delays.now();
-		let page: PassPage;
-		try {
-			page = await readPage(context, cursor);
-		} catch (error) {
-			if (cursor === undefined || restarted || !isRefusedCursor(error)) throw error;
+		const page = await readPageUnlessRefused(context, cursor);
+		if (page !== 'refused' && 'failed' in page) throw page.failed as NodeApiError;
+		if (page === 'refused') {
+			if (restarted) {
+				throw new NodeOperationError(
+					context.getNode(),
+					'The service refused the cursor of GET /leads twice in one poll; nothing was announced',
+				);
+			}
 			context.logger.warn(
 				'Lead Conversations Poll Trigger: the service refused the stored cursor; the pass starts again from the first page',
 			);

@@ -31,7 +31,7 @@ const leadOutputOption: INodeProperties = {
 			description: FLAT_OUTPUT_DESCRIPTION,
 		},
 	],
-	default: LEAD_OUTPUTS.event,
+	default: 'event',
 };
 
 export const pollTriggerProperties: INodeProperties[] = [

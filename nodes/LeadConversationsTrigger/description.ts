@@ -145,7 +145,7 @@ export const triggerProperties: INodeProperties[] = [
 					{
 						name: 'Current Lead, Flat',
 						value: CURRENT_LEAD_FLAT,
-						description: `The lead as it is now (read as by Fetch Current Lead), as the Flat columns of Lead → Get Many and the Poll Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds id and current_lead_error only.`,
+						description: `The lead as it is now (read as by Fetch Current Lead), as the Flat columns of Lead → Get Many and the Poll Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
 					},
 				],
 			},
