@@ -282,7 +282,9 @@ describeEachKeeping(ctx, (pollTrigger, keeping) => {
 
 		test('a refused cursor restarts the pass without announcing a lead twice', async () => {
 			const trigger = pollTrigger(CHANGED, { budgetMs });
-			await trigger.poll();
+			// The baseline, however many polls it takes.
+			do await trigger.poll();
+			while ('pass' in (trigger.position.changes as object));
 			const [first, second] = await pagesOfLeads(ctx.sandbox);
 			const early = await patchLead(ctx.sandbox, String(first[0].id), { status: 'lost' });
 			const late = await patchLead(ctx.sandbox, String(second[0].id), { status: 'closed' });
