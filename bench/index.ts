@@ -161,7 +161,7 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			break;
 		case 'sync':
 			log('9: keeping a spreadsheet in sync (New or Updated Lead)');
-			results.sync = await runInChild<SyncResult>('sync', config.sync);
+			results.sync = await runInChild<SyncResult>('sync', config.sync, { timeoutMs: 1_800_000 });
 			break;
 		case 'queue':
 			log('8: deliveries per second through queue mode');
