@@ -160,7 +160,7 @@ export function exampleSpecs(): void {
 					const count = Object.values(differences).flat().length;
 					return count === 0 ? differences : undefined;
 				},
-				{ timeoutMs: (POLL_SECONDS * 4 + 60) * 1000, intervalMs: 2_000 },
+				{ timeoutMs: 900_000, intervalMs: 5_000 },
 			).catch(async () => await compare());
 
 		await cluster.activate(mirrorId);
@@ -197,5 +197,5 @@ export function exampleSpecs(): void {
 		expect(after).toEqual({ differingCells: [], missing: [], extra: [], duplicated: [] });
 		expect(executions.every((e) => e.status === 'success')).toBe(true);
 		expect(onWorkers).toBe(true);
-	});
+	}, 2_400_000);
 }
