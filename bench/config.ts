@@ -15,6 +15,7 @@ export const MEASURES = [
 	'n8nMemory',
 	'pollEconomy',
 	'queue',
+	'sync',
 ] as const;
 export type MeasureName = (typeof MEASURES)[number];
 
@@ -64,6 +65,17 @@ export const config = {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],
 		newLeads: [1, 10, 250],
 		rateLimited: { leads: QUICK ? 20_000 : 100_000, limit: 10, windowMs: 1_000 },
+	},
+	sync: {
+		sizes: QUICK ? [1_000, 20_000] : [1_000, 20_000, 100_000],
+		changes: 50,
+		limited: {
+			leads: QUICK ? 20_000 : 100_000,
+			limit: 1_000,
+			windowMs: 60_000,
+			otherPerWindow: 200,
+		},
+		lag: { leads: 1_000, pollEveryMs: 5_000, changes: 40 },
 	},
 	signature: {
 		sizes: [1_024, 10_240, 102_400],

@@ -20,6 +20,7 @@ import type { PollEconomyResult } from './measures/pollEconomy';
 import type { RateLimitedClient, RateLimitedResult } from './measures/rateLimited';
 import { realN8n, type RealN8nResult } from './measures/realN8n';
 import type { SignatureRow } from './measures/signature';
+import type { SyncResult } from './measures/sync';
 import { realN8nUnavailable } from './n8n/install';
 import { measureQueueThroughput, type QueueThroughputResult } from './queue/throughput';
 import {
@@ -33,6 +34,7 @@ import {
 	queueSection,
 	signatureSection,
 	summarySection,
+	syncSection,
 	versusHttpSection,
 	webhooksSection,
 	type Section,
@@ -56,6 +58,7 @@ interface Results {
 	n8nMemory?: N8nMemoryResult | { pending: string };
 	pollEconomy?: PollEconomyResult;
 	queue?: QueueThroughputResult | { pending: string };
+	sync?: SyncResult;
 }
 
 async function runRateLimited(): Promise<RateLimitedResult[]> {
@@ -156,6 +159,10 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			log("6c: n8n's memory during a burst of deliveries");
 			results.n8nMemory = await inRealN8n('real n8n', () => n8nMemory(config.n8nMemory, log));
 			break;
+		case 'sync':
+			log('9: keeping a spreadsheet in sync (New or Updated Lead)');
+			results.sync = await runInChild<SyncResult>('sync', config.sync, { timeoutMs: 1_800_000 });
+			break;
 		case 'queue':
 			log('8: deliveries per second through queue mode');
 			results.queue = await inRealN8n('queue mode', () =>
@@ -181,6 +188,7 @@ function sections(results: Results): Section[] {
 	if (results.n8nMemory) list.push(n8nMemorySection(results.n8nMemory));
 	if (results.pollEconomy) list.push(pollEconomySection(results.pollEconomy));
 	if (results.queue) list.push(queueSection(results.queue));
+	if (results.sync) list.push(syncSection(results.sync));
 	return list;
 }
 

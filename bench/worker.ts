@@ -8,6 +8,7 @@ import { overhead } from './measures/overhead';
 import { pollEconomy } from './measures/pollEconomy';
 import { rateLimited } from './measures/rateLimited';
 import { signature } from './measures/signature';
+import { sync } from './measures/sync';
 
 type Task = (args: never) => Promise<unknown>;
 
@@ -18,6 +19,7 @@ const tasks: Record<string, Task> = {
 	memory,
 	signature,
 	pollEconomy,
+	sync,
 };
 const longLived: Record<string, Task> = { dataServer };
 

@@ -102,7 +102,7 @@ async function sleepUntil(epochMs: number): Promise<void> {
 }
 
 /** The other client: `perWindow` concurrent requests as each window opens, until stopped. */
-function startOtherClient(
+export function startOtherClient(
 	target: Target,
 	perWindow: number,
 	windowMs: number,

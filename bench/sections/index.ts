@@ -9,5 +9,6 @@ export { overheadSection, versusHttpSection } from './overhead';
 export { pollEconomySection } from './pollEconomy';
 export { rateLimitedSection } from './rateLimited';
 export { returnAllInN8nSection, signatureSection } from './realN8n';
+export { syncSection } from './sync';
 export { webhooksSection } from './webhooks';
 export { summarySection, type Section, type Verdict } from './section';

@@ -129,6 +129,9 @@ export function createPollHarness(
 		});
 	let workflow = newWorkflow();
 	let activation: WorkflowActivateMode = 'activate';
+	// n8n polls once as it activates the workflow (at activation and at every start), then saves
+	// the workflow's static data (cli active-workflow-manager.ts `add`), execution or not.
+	let activationPoll = true;
 
 	const store = (nodeData: IDataObject) => {
 		storedWorkflowData = { ...storedWorkflowData, [staticKey]: clone(nodeData) };
@@ -184,9 +187,10 @@ export function createPollHarness(
 
 		if (keeping === 'staged') {
 			store(staged ?? {});
-		} else if (response !== null) {
+		} else if (response !== null || activationPoll) {
 			store(workflow.getStaticData('node', node));
 		}
+		activationPoll = false;
 		if (response === null) return { items: null };
 		const items = response[0].map((item) => item.json);
 		executions.push(items);
@@ -201,6 +205,7 @@ export function createPollHarness(
 		restart: () => {
 			workflow = newWorkflow();
 			activation = 'init';
+			activationPoll = true;
 		},
 		get stored() {
 			return clone((storedWorkflowData[staticKey] as IDataObject | undefined) ?? {});

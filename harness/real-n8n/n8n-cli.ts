@@ -47,7 +47,8 @@ export async function n8nCli(
 	userFolder: string,
 	args: string[],
 	{
-		timeoutMs = 120_000,
+		// A first command on an empty database runs every migration: minutes on a loaded machine.
+		timeoutMs = 300_000,
 		env = {},
 		allowFailure = false,
 	}: { timeoutMs?: number; env?: Record<string, string>; allowFailure?: boolean } = {},

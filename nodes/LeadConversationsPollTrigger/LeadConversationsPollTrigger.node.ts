@@ -8,10 +8,12 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { PollEvent } from './events';
-import { POLL_EVENTS } from './events';
+import { LEAD_OUTPUTS, POLL_EVENTS, changedLeadItem, leadOutputItem } from './events';
+import { pollChangedLeads } from './changesPoll';
 import { pollTriggerProperties } from './description';
 import { optionNameSubtitle } from '../shared/subtitle';
-import { readPosition, writePosition } from './position';
+import type { StoredPosition } from './position';
+import { POSITION_VERSION, readPosition, writePosition } from './position';
 import { pollBudgetMs } from './reading';
 import { testEventItems } from './testEvent';
 import type { PollSettings } from './watchers';
@@ -20,6 +22,10 @@ import { pollNewLeads, pollStatuses, watchOf } from './watchers';
 function readSettings(context: IPollFunctions): PollSettings {
 	const event = context.getNodeParameter('event', POLL_EVENTS.newLead) as PollEvent;
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options =
+		event === POLL_EVENTS.conversationTransferred
+			? {}
+			: (context.getNodeParameter('options', {}) as IDataObject);
 	const minimumScore = Number(filters.minimumScore ?? 0);
 	const listed = (value: unknown) => (Array.isArray(value) ? (value as string[]) : []);
 	return {
@@ -35,6 +41,8 @@ function readSettings(context: IPollFunctions): PollSettings {
 			intents: listed(filters.intents),
 			channels: listed(filters.channels),
 		},
+		output: options.output === LEAD_OUTPUTS.flat ? LEAD_OUTPUTS.flat : LEAD_OUTPUTS.event,
+		includeExisting: options.includeExistingLeads === true,
 	};
 }
 
@@ -52,7 +60,7 @@ export class LeadConversationsPollTrigger implements INodeType {
 		// The chosen event as the Event dropdown names it: "New Lead", not "newLead".
 		subtitle: optionNameSubtitle('event', pollTriggerProperties),
 		description:
-			'Starts workflows on new leads, status changes and handoffs to a human, checking the lead service on a schedule; needs no public URL',
+			'Starts workflows on new and changed leads, status changes and handoffs to a human, checking the lead service on a schedule; needs no public URL',
 		defaults: {
 			name: 'Lead Conversations Polling Trigger',
 		},
@@ -87,9 +95,26 @@ export class LeadConversationsPollTrigger implements INodeType {
 		const stored = readPosition(staticData, watchOf(settings));
 		const budgetMs = pollBudgetMs(this);
 		const deadline = Date.now() + budgetMs;
+		if (settings.event === POLL_EVENTS.leadChanged) {
+			const outcome = await pollChangedLeads(this, {
+				stored: stored?.changes,
+				includeExisting: settings.includeExisting,
+				deadline,
+			});
+			const position: StoredPosition = {
+				version: POSITION_VERSION,
+				watch: watchOf(settings),
+				changes: outcome.position,
+			};
+			writePosition(staticData, position);
+			const items = outcome.leads.map((lead) =>
+				leadOutputItem(lead, settings.output, () => changedLeadItem(lead, polledAt)),
+			);
+			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+		}
 		const { items, position } =
 			settings.event === POLL_EVENTS.newLead
-				? await pollNewLeads(this, stored, deadline, budgetMs, polledAt)
+				? await pollNewLeads(this, settings, stored, deadline, budgetMs, polledAt)
 				: await pollStatuses(this, settings, stored, deadline, budgetMs, polledAt);
 		writePosition(staticData, position);
 		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;

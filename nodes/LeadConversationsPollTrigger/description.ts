@@ -8,10 +8,31 @@ import {
 	SCORE_MAX,
 	SCORE_MIN,
 } from '../shared/constants';
+import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
-import { POLL_EVENTS, WATCHABLE_LEAD_STATUSES } from './events';
+import { LEAD_OUTPUTS, POLL_EVENTS, WATCHABLE_LEAD_STATUSES } from './events';
+import { costLines } from './pollCost';
 
 const showForStatus = { show: { event: [POLL_EVENTS.leadStatus] } };
+
+const leadOutputOption: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options: [
+		{
+			name: 'Event',
+			value: LEAD_OUTPUTS.event,
+			description: 'The fields of the matching webhook event, plus event and polled_at',
+		},
+		{
+			name: 'Flat',
+			value: LEAD_OUTPUTS.flat,
+			description: FLAT_OUTPUT_DESCRIPTION,
+		},
+	],
+	default: 'event',
+};
 
 export const pollTriggerProperties: INodeProperties[] = [
 	{
@@ -36,6 +57,12 @@ export const pollTriggerProperties: INodeProperties[] = [
 				value: POLL_EVENTS.newLead,
 				description: 'A lead was created since the previous poll',
 			},
+			{
+				name: 'New or Updated Lead',
+				value: POLL_EVENTS.leadChanged,
+				description:
+					'A lead was created or any of its fields changed since the previous poll; for keeping a spreadsheet in sync',
+			},
 		],
 		default: 'newLead',
 	},
@@ -48,6 +75,13 @@ export const pollTriggerProperties: INodeProperties[] = [
 		displayOptions: {
 			show: { event: [POLL_EVENTS.leadStatus, POLL_EVENTS.conversationTransferred] },
 		},
+	},
+	{
+		displayName: `Each poll reads every lead: N leads cost ⌈N/100⌉ requests per poll, out of the key's 1,000 per minute. Share of that limit by Poll Times: ${costLines().join('; ')}. The first poll after activation only notes where things stand and starts no execution, unless Include Existing Leads is on.`,
+		name: 'changesCostNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { event: [POLL_EVENTS.leadChanged] } },
 	},
 	{
 		displayName: 'Statuses',
@@ -103,5 +137,33 @@ export const pollTriggerProperties: INodeProperties[] = [
 					"Start the workflow only when the lead's score is at least this when it reaches the status",
 			},
 		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { event: [POLL_EVENTS.leadChanged] } },
+		options: [
+			{
+				displayName: 'Include Existing Leads',
+				name: 'includeExistingLeads',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the first polls after activation output every lead that already exists, once each, to fill an empty sheet. A large account is read over several polls. When off, the first poll only notes where things stand.',
+			},
+			leadOutputOption,
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { event: [POLL_EVENTS.newLead, POLL_EVENTS.leadStatus] } },
+		options: [leadOutputOption],
 	},
 ];

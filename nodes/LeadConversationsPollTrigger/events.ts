@@ -4,8 +4,11 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { flattenLead } from '../shared/flatLead';
+
 export const POLL_EVENTS = {
 	newLead: 'newLead',
+	leadChanged: 'leadChanged',
 	leadStatus: 'leadStatus',
 	conversationTransferred: 'conversationTransferred',
 } as const;
@@ -63,4 +66,25 @@ export function transferredItem(conversation: IDataObject, polledAt: string): ID
 		event: 'conversation.status_changed',
 		polled_at: polledAt,
 	};
+}
+
+/**
+ * New or Updated Lead: the whole lead as the service returned it. `lead.created` while it has
+ * not changed since its creation, `lead.updated` after.
+ */
+export function changedLeadItem(lead: IDataObject, polledAt: string): IDataObject {
+	const created = lead.created_at !== undefined && lead.created_at === lead.updated_at;
+	return { ...lead, event: created ? 'lead.created' : 'lead.updated', polled_at: polledAt };
+}
+
+export const LEAD_OUTPUTS = { event: 'event', flat: 'flat' } as const;
+export type LeadOutput = (typeof LEAD_OUTPUTS)[keyof typeof LEAD_OUTPUTS];
+
+/** Output: Flat is the same columns as Lead → Get Many's, read from the lead itself. */
+export function leadOutputItem(
+	lead: IDataObject,
+	output: LeadOutput,
+	eventItem: () => IDataObject,
+): IDataObject {
+	return output === LEAD_OUTPUTS.flat ? flattenLead(lead) : eventItem();
 }

@@ -11,6 +11,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { LeadMark } from '../shared/leadMark';
+import type { ChangesPosition } from './changes';
 import { MarkTracker, seenBefore } from '../shared/leadMark';
 
 export const POSITION_VERSION = 1;
@@ -41,6 +42,8 @@ export interface StoredPosition {
 	watch: string;
 	newLeads?: NewLeadsPosition;
 	inStatus?: StatusSets;
+	/** New or Updated Lead (changes.ts). */
+	changes?: ChangesPosition;
 }
 
 /** The stored position when it is about the same thing as today's settings. */

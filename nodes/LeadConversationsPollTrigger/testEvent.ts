@@ -8,7 +8,15 @@ import { PAGE_SIZE_MAX } from '../shared/constants';
 import type { ApiContext } from '../shared/transport';
 import { apiRequest } from '../shared/transport';
 import { readListPage } from '../shared/transport/pagination';
-import { POLL_EVENTS, TRANSFERRED, leadStatusItem, newLeadItem, transferredItem } from './events';
+import {
+	POLL_EVENTS,
+	TRANSFERRED,
+	changedLeadItem,
+	leadOutputItem,
+	leadStatusItem,
+	newLeadItem,
+	transferredItem,
+} from './events';
 import type { PollSettings } from './watchers';
 import { conditionsBesideStatus, watchedLists } from './watchers';
 
@@ -39,9 +47,18 @@ export async function testEventItems(
 	settings: PollSettings,
 	polledAt: string,
 ): Promise<IDataObject[]> {
+	const { output } = settings;
 	if (settings.event === POLL_EVENTS.newLead) {
 		const leads = newestFirst(await firstPage(context, '/leads', {}), (lead) => lead.created_at);
-		return leads.slice(0, TEST_EVENT_RECORDS).map((lead) => newLeadItem(lead, polledAt));
+		return leads
+			.slice(0, TEST_EVENT_RECORDS)
+			.map((lead) => leadOutputItem(lead, output, () => newLeadItem(lead, polledAt)));
+	}
+	if (settings.event === POLL_EVENTS.leadChanged) {
+		const leads = newestFirst(await firstPage(context, '/leads', {}), (lead) => lead.updated_at);
+		return leads
+			.slice(0, TEST_EVENT_RECORDS)
+			.map((lead) => leadOutputItem(lead, output, () => changedLeadItem(lead, polledAt)));
 	}
 	const conditions = conditionsBesideStatus(settings);
 	const candidates: Array<{ updatedAt: unknown; item: IDataObject }> = [];
@@ -53,7 +70,10 @@ export async function testEventItems(
 			}
 			const item = leadStatusItem(record, list.key, polledAt);
 			if (unmetLeadCondition(String(item.event), record, conditions) === undefined) {
-				candidates.push({ updatedAt: record.updated_at, item });
+				candidates.push({
+					updatedAt: record.updated_at,
+					item: leadOutputItem(record, output, () => item),
+				});
 			}
 		}
 	}

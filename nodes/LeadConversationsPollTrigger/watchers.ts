@@ -8,8 +8,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { LeadConditions } from '../shared/events/conditions';
 import { unmetLeadCondition } from '../shared/events/conditions';
 import { LEAD_API_CHANNEL } from '../shared/constants';
-import type { PollEvent } from './events';
-import { POLL_EVENTS, TRANSFERRED, leadStatusItem, newLeadItem, transferredItem } from './events';
+import type { LeadOutput, PollEvent } from './events';
+import {
+	POLL_EVENTS,
+	TRANSFERRED,
+	leadOutputItem,
+	leadStatusItem,
+	newLeadItem,
+	transferredItem,
+} from './events';
 import type { NewLeadsPosition, StatusSets, StoredPosition } from './position';
 import {
 	POSITION_VERSION,
@@ -25,6 +32,10 @@ export interface PollSettings {
 	statuses: string[];
 	conversationChannel: string;
 	conditions: LeadConditions;
+	/** Lead events: the event's fields, or Get Many's Flat columns. */
+	output: LeadOutput;
+	/** New or Updated Lead: the first pass announces every lead. */
+	includeExisting: boolean;
 }
 
 /** A list whose records are "in the status" now, read whole on every poll. */
@@ -65,7 +76,9 @@ export function watchedLists(settings: PollSettings): WatchedList[] {
 
 /** What the position is about: changing it in the node starts again from a baseline. */
 export function watchOf(settings: PollSettings): string {
-	if (settings.event === POLL_EVENTS.newLead) return POLL_EVENTS.newLead;
+	if (settings.event === POLL_EVENTS.newLead || settings.event === POLL_EVENTS.leadChanged) {
+		return settings.event;
+	}
 	const lists = watchedLists(settings).map(
 		({ key, query }) => `${key}@${String(query.channel ?? '*')}`,
 	);
@@ -106,7 +119,7 @@ export async function pollStatuses(
 			}
 			const item = leadStatusItem(record, list.key, polledAt);
 			if (unmetLeadCondition(String(item.event), record, conditions) === undefined) {
-				items.push(item);
+				items.push(leadOutputItem(record, settings.output, () => item));
 			}
 		}
 	}
@@ -154,6 +167,7 @@ function closeWindow(
 
 export async function pollNewLeads(
 	context: IPollFunctions,
+	settings: PollSettings,
 	stored: StoredPosition | undefined,
 	deadline: number,
 	budgetMs: number,
@@ -199,7 +213,9 @@ export async function pollNewLeads(
 			: closeWindow(previous, advanced.position, markMs + previous.window, read.records);
 	return outcome(
 		next,
-		advanced.fresh.map((lead) => newLeadItem(lead, polledAt)),
+		advanced.fresh.map((lead) =>
+			leadOutputItem(lead, settings.output, () => newLeadItem(lead, polledAt)),
+		),
 	);
 }
 

@@ -14,7 +14,9 @@ import {
 	otherEventNamesProperty,
 	webhookEventsProperty,
 } from '../shared/events/options';
+import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
+import { CURRENT_LEAD_FLAT } from './settings';
 
 /**
  * The panel n8n shows beside the trigger's parameters, in place of its generic "make an event
@@ -126,7 +128,17 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					"Start the workflow for a lead event only when the lead's status is one of these. Other events are not filtered.",
 			},
-			eventOutputOption,
+			{
+				...eventOutputOption,
+				options: [
+					...(eventOutputOption.options as INodePropertyOptions[]),
+					{
+						name: 'Current Lead, Flat',
+						value: CURRENT_LEAD_FLAT,
+						description: `The lead as it is now (read as by Fetch Current Lead), as the Flat columns of Lead → Get Many and the Poll Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
+					},
+				],
+			},
 		],
 	},
 ];

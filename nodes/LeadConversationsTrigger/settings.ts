@@ -9,10 +9,13 @@ import { subscribedEvents } from '../shared/events/eventNames';
 
 export type NodeContext = IHookFunctions | IWebhookFunctions;
 
+/** Output: the lead as it is now, as spreadsheet columns (nodes/shared/flatLead.ts). */
+export const CURRENT_LEAD_FLAT = 'currentLeadFlat';
+
 export interface TriggerSettings {
 	events: string[];
 	subscription: 'automatic' | 'manual';
-	output: OutputShape;
+	output: OutputShape | typeof CURRENT_LEAD_FLAT;
 	conditions: LeadConditions;
 	fetchCurrentLead: boolean;
 	replayWindow: ReplayWindow;
@@ -33,14 +36,15 @@ export function readSettings(context: NodeContext): TriggerSettings {
 	return {
 		events,
 		subscription: context.getNodeParameter('subscription', 'automatic') as 'automatic' | 'manual',
-		output: (options.output as OutputShape | undefined) ?? 'payload',
+		output: (options.output as TriggerSettings['output'] | undefined) ?? 'payload',
 		conditions: {
 			minimumScore: options.minimumScore as number | undefined,
 			intents: options.intents as string[] | undefined,
 			channels: options.channels as string[] | undefined,
 			statuses: options.statuses as string[] | undefined,
 		},
-		fetchCurrentLead: options.fetchCurrentLead === true,
+		// The flat output is the current lead: it is read whatever the Fetch Current Lead switch says.
+		fetchCurrentLead: options.fetchCurrentLead === true || options.output === CURRENT_LEAD_FLAT,
 		replayWindow: replayWindowOf(options.maxEventAge),
 	};
 }

@@ -1,6 +1,8 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { type EventPayload, leadIdOf } from '../../shared/events/payload';
+import { flattenLead } from '../../shared/flatLead';
+import { isRecord } from '../../shared/isRecord';
 import { apiRequest } from '../../shared/transport';
 import { delays } from '../../shared/transport/delays';
 
@@ -48,4 +50,20 @@ export async function currentLeadFields(
 		return missing(`the service did not answer within ${budgetMs / 1000} s`);
 	});
 	return await Promise.race([read, late]);
+}
+
+/**
+ * Output: Current Lead, Flat. The row a spreadsheet upsert needs; when the lead could not be read,
+ * only its ID and the reason, so that no column is overwritten with a guess.
+ */
+export function currentLeadRow(payload: EventPayload, fetched: IDataObject): IDataObject {
+	const lead = fetched.current_lead;
+	if (isRecord(lead)) return flattenLead(lead as IDataObject);
+	return {
+		id: leadIdOf(payload) ?? null,
+		current_lead_error: fetched.current_lead_error ?? {
+			http_code: null,
+			message: 'the event names no lead',
+		},
+	};
 }

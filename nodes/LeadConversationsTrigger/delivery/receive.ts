@@ -7,12 +7,12 @@ import { deliveryLedger } from '../../shared/events/dedupMemory';
 import { dataOf, outputJson } from '../../shared/events/payload';
 import { dedupHorizonMs } from '../../shared/events/replayWindow';
 import { verifyDelivery } from '../../shared/events/verify';
-import { readSettings, userSigningSecret } from '../settings';
+import { CURRENT_LEAD_FLAT, readSettings, userSigningSecret } from '../settings';
 import { deliveryScopeOf, storedSubscription } from '../subscription/lifecycle';
 import { isSubscribed } from '../../shared/events/eventNames';
 import { forgetUnlessAccepted } from './acceptance';
 import { answer } from './answer';
-import { currentLeadFields } from './currentLead';
+import { currentLeadFields, currentLeadRow } from './currentLead';
 
 /**
  * One delivery: verify the signature on the raw bytes, the body and the replay window (refused
@@ -59,6 +59,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const lead = settings.fetchCurrentLead ? await currentLeadFields(context, payload) : {};
+	if (settings.output === CURRENT_LEAD_FLAT) {
+		return answer.started(context, currentLeadRow(payload, lead));
+	}
 	const extra = { ...lead, delivery_key: deliveryKeyDigest(payload) };
 	return answer.started(context, outputJson(payload, settings.output, extra));
 }

@@ -2,7 +2,7 @@ import { readdirSync } from 'fs';
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { FLAT_LEAD_COLUMNS } from '../../../nodes/LeadConversations/helpers/flatLead';
+import { FLAT_LEAD_COLUMNS } from '../../../nodes/shared/flatLead';
 import {
 	nodeOutput,
 	waitForExecutions,
@@ -238,10 +238,12 @@ test('every example in examples/ is accounted for by the end-to-end suite', () =
 	expect(files).toEqual([
 		// Run by agentTool.e2e.ts with a scripted chat model.
 		'ask-about-your-leads.json',
+		// Run by sync.e2e.ts (the Google Sheets one imported there, without a credential).
+		'leads-mirror-to-data-table.json',
+		'leads-mirror-to-google-sheets.json',
 		'leads-to-spreadsheet.json',
-		// Imported and checked for an id here only; poll-trigger.e2e.ts runs the poll trigger
-		// through its own workflows (test/e2e/workflows/poll-*.json).
-		'new-leads-polling-to-spreadsheet.json',
+		// Imported by sync.e2e.ts; the webhook path's Output is proven by the engine tests.
+		'qualified-and-assigned-to-data-table.json',
 		'qualified-lead-round-robin.json',
 		'stalled-conversation-nudge.json',
 		// Run by verify.e2e.ts.

@@ -1,4 +1,4 @@
-import { FLAT_LEAD_COLUMNS, flattenLead } from '../../../nodes/LeadConversations/helpers/flatLead';
+import { FLAT_LEAD_COLUMNS, flattenLead } from '../../../nodes/shared/flatLead';
 import {
 	conversationToMessageItems,
 	transcriptTurns,

@@ -52,6 +52,8 @@ describe('status sets', () => {
 			statuses: ['qualified'],
 			conversationChannel: '',
 			conditions: {},
+			output: 'event',
+			includeExisting: false,
 		});
 		const data = {};
 		const position: StoredPosition = { version: 1, watch, inStatus: { qualified: ['lead_a'] } };
@@ -65,6 +67,8 @@ describe('status sets', () => {
 					statuses: ['qualified', 'assigned'],
 					conversationChannel: '',
 					conditions: {},
+					output: 'event',
+					includeExisting: false,
 				}),
 			),
 		).toBeUndefined();

@@ -3,6 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FETCH_BUDGET_MS } from '../../../nodes/LeadConversationsTrigger/delivery/currentLead';
+import { FLAT_LEAD_COLUMNS, flattenLead } from '../../../nodes/shared/flatLead';
 import { useScaledWaits } from '../clock';
 import { T0, useDeliverySetup } from './deliverySetup';
 import {
@@ -113,6 +114,27 @@ describe('Fetch Current Lead', () => {
 			lead_id: lead.id,
 			current_lead: { id: lead.id, name: lead.name },
 		});
+	});
+
+	it('Output: Current Lead, Flat gives the Flat columns of Get Many and the poll trigger, from the lead as it is now', async () => {
+		const harness = await activeTrigger(
+			triggerParameters({ options: { output: 'currentLeadFlat' } }),
+		);
+		const lead = setup.sandbox.control.createChannelLead({ channel: 'web_form' });
+		const now = setup.sandbox.control.qualifyLead(lead.id, 88);
+		const body = eventBody('lead.qualified', { id: lead.id, score: 10, status: 'new' });
+		const result = await deliver(harness, body, signedHeaders(body, storedSecret(harness)));
+		const [row] = result.runs[0];
+		expect(Object.keys(row.json)).toEqual([...FLAT_LEAD_COLUMNS]);
+		expect(row.json).toEqual(flattenLead(now as unknown as IDataObject));
+
+		const missing = eventBody('lead.qualified', { id: 'lead_does_not_exist' });
+		const failed = await deliver(harness, missing, signedHeaders(missing, storedSecret(harness)));
+		expect(failed.runs[0][0].json).toMatchObject({
+			id: 'lead_does_not_exist',
+			current_lead_error: { http_code: '404' },
+		});
+		expect(Object.keys(failed.runs[0][0].json)).toEqual(['id', 'current_lead_error']);
 	});
 
 	it('still runs once when the lead cannot be read, saying why', async () => {

@@ -3,13 +3,27 @@ import { N8nSession } from '../../../harness/real-n8n/n8n-server';
 import { waitFor } from '../../../harness/real-n8n/processes';
 import { recordFigure } from '../support/figures';
 import { post, signedEvent } from '../support/runs';
-import { example, PATHS, suite } from '../support/suite';
+import { example, PATHS, POLL_SECONDS, suite } from '../support/suite';
+import {
+	MIRROR_EXAMPLE,
+	changeOrder,
+	createLeadsTable,
+	leadsOfAccount,
+	mirrorDifferences,
+	mirrorWorkflow,
+	randomChange,
+	readTableRows,
+} from '../../../harness/real-n8n/leadsMirror';
+import { pollTimesEvery } from '../../../harness/queue/pathWorkflows';
+import { seededRandom } from '../../../harness/support/random';
 
 // Point 6: the examples, imported as shipped, in queue mode: the trigger ones end to end (a
-// service event in, the workflow's effect or output checked), the scheduled ones run on a worker.
+// service event in, the workflow's effect or output checked), the scheduled ones run on a worker,
+// the leads mirror with its poll on main, its upserts on the workers and its table in Postgres.
 
 const ROSTER = ['user_ana_lopez', 'user_bruno_diaz', 'user_carla_ruiz'];
-const POLL_EXAMPLE = example('new-leads-polling-to-spreadsheet.json').id;
+/** Changes made to the leads while the mirror runs (each to a lead of its own). */
+const MIRROR_CHANGES = 100;
 const VERIFY_EXAMPLE = example('verified-webhook-events.json').id;
 
 function newLeadOfAlpha() {
@@ -32,15 +46,6 @@ async function finishedExecutions(workflowId: string, count: number, timeoutMs =
 }
 
 export function exampleSpecs(): void {
-	let pollLeads: string[] = [];
-
-	beforeAll(async () => {
-		// The polling example polls once a minute: activated first, so its poll falls inside
-		// the other examples' time.
-		await suite.cluster.activate(POLL_EXAMPLE);
-		pollLeads = [0, 1].map(() => suite.sandbox.control.createChannelLead().id);
-	});
-
 	it('qualified-lead round robin: a qualified lead is assigned end to end through the cluster', async () => {
 		const { cluster, sandbox } = suite;
 		const workflow = example('qualified-lead-round-robin.json');
@@ -130,20 +135,67 @@ export function exampleSpecs(): void {
 		});
 	});
 
-	it('new leads by polling: the leads created after activation reach the spreadsheet node, once', async () => {
-		const executions = await finishedExecutions(POLL_EXAMPLE, 1, 90_000);
-		await suite.cluster.deactivate(POLL_EXAMPLE);
-		const announced = executions.flatMap((e) => nodeOutput(e, 'New lead').map((i) => i.json.id));
-		const files = executions.flatMap((e) => nodeOutput(e, 'Spreadsheet file'));
+	it('leads mirror: the poll on main, the upserts on the workers, the Data Table in Postgres equals GET /leads', async () => {
+		const { cluster, sandbox } = suite;
+		const tableId = await createLeadsTable(cluster.api);
+		const { name, nodes, connections, settings } = mirrorWorkflow(MIRROR_EXAMPLE, (parameters) => {
+			parameters.pollTimes = pollTimesEvery(POLL_SECONDS);
+			parameters.options = { ...(parameters.options as object), includeExistingLeads: true };
+		});
+		const created = await cluster.api.request('POST', '/workflows', {
+			name,
+			nodes,
+			connections,
+			settings,
+		});
+		expect(created.status).toBe(200);
+		const mirrorId = String(created.json.id);
+		const compare = async () =>
+			mirrorDifferences(await readTableRows(cluster.api, tableId), await leadsOfAccount(sandbox));
+		const settled = async (what: string) =>
+			await waitFor(
+				what,
+				async () => {
+					const differences = await compare();
+					const count = Object.values(differences).flat().length;
+					return count === 0 ? differences : undefined;
+				},
+				{ timeoutMs: 900_000, intervalMs: 5_000 },
+			).catch(async () => await compare());
+
+		await cluster.activate(mirrorId);
+		const filled = await settled('the fill of the table');
+		const random = seededRandom(6);
+		const order = changeOrder(await leadsOfAccount(sandbox), 6);
+		sandbox.control.injectFaults({
+			kind: 'delay',
+			delayMs: 200,
+			probability: 1,
+			method: 'GET',
+			pathPrefix: '/v1/leads',
+		});
+		for (let i = 0; i < MIRROR_CHANGES; i++) {
+			await randomChange(sandbox, order[i], random);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		const after = await settled('the changes to reach the table');
+		sandbox.control.clearFaults();
+		await cluster.deactivate(mirrorId);
+		const executions = await finishedExecutions(mirrorId, 2, 60_000);
+		const onWorkers = executions.every((e) =>
+			cluster.workers.some((w) => cluster.workerExecutionIds(w).includes(String(e.id))),
+		);
+		const count = (d: typeof after) =>
+			`differing cells ${d.differingCells.length}, missing ${d.missing.length}, extra ${d.extra.length}, duplicated ${d.duplicated.length}`;
 		recordFigure({
 			point: '6',
-			test: 'new-leads-polling example',
-			figure: `${executions.length} execution(s) (${executions.map((e) => e.status).join(', ')}), leads announced ${announced.length}, of them the 2 created after activation: ${pollLeads.filter((id) => announced.includes(id)).length}; spreadsheet files ${files.length}`,
-			target: 'the 2 leads announced once, a spreadsheet file made, on a worker',
+			test: 'leads-mirror example (Data Table in Postgres)',
+			figure: `after the fill: ${count(filled)}; after ${MIRROR_CHANGES} changes: ${count(after)}; ${executions.length} execution(s) (${[...new Set(executions.map((e) => e.status))].join(', ')}), all on workers ${onWorkers}`,
+			target: '0 differences after the fill and after the changes; upserts on the workers',
 		});
+		expect(filled).toEqual({ differingCells: [], missing: [], extra: [], duplicated: [] });
+		expect(after).toEqual({ differingCells: [], missing: [], extra: [], duplicated: [] });
 		expect(executions.every((e) => e.status === 'success')).toBe(true);
-		expect(announced).toEqual(expect.arrayContaining(pollLeads));
-		expect(new Set(announced).size).toBe(announced.length);
-		expect(files.length).toBeGreaterThan(0);
-	});
+		expect(onWorkers).toBe(true);
+	}, 2_400_000);
 }

@@ -51,7 +51,7 @@ export const EXAMPLES = [
 	'leads-to-spreadsheet.json',
 	'qualified-lead-round-robin.json',
 	'stalled-conversation-nudge.json',
-	'new-leads-polling-to-spreadsheet.json',
+	'leads-mirror-to-data-table.json',
 	'verified-webhook-events.json',
 ];
 /** The signing-secret credential the Verify example names. */

@@ -24,7 +24,7 @@ import {
 	firstProblem,
 	ifGiven,
 } from '../../../shared/validation';
-import { flattenLead } from '../../helpers/flatLead';
+import { FLAT_OUTPUT_DESCRIPTION, flattenLead } from '../../../shared/flatLead';
 import { MarkTracker, seenBefore } from '../../../shared/leadMark';
 import {
 	createdAfterFor,
@@ -53,8 +53,7 @@ const OUTPUT_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: 'Flat',
 		value: 'flat',
-		description:
-			'Spreadsheet-ready columns in a fixed order, from the lead ID, name and phone to the organization ID; missing values are empty',
+		description: FLAT_OUTPUT_DESCRIPTION,
 	},
 	{
 		name: 'Raw',

@@ -1,6 +1,6 @@
 // Lead → Get Many: what comes out (Raw, Flat), and one query per input item.
 
-import { FLAT_LEAD_COLUMNS } from '../../../../nodes/LeadConversations/helpers/flatLead';
+import { FLAT_LEAD_COLUMNS } from '../../../../nodes/shared/flatLead';
 import {
 	alphaLeads,
 	apiRequests,

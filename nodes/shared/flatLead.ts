@@ -1,5 +1,6 @@
-// "Flat" output of Lead → Get Many: one row per lead with the same columns in the same order
-// every time, so a spreadsheet append lines up even when the service adds or omits a field.
+// "Flat" output of a lead (Lead → Get Many, the poll trigger's lead events, the webhook trigger's
+// Fetch Current Lead): one row per lead with the same columns in the same order every time, so a
+// spreadsheet row lines up whichever path filled it, even when the service adds or omits a field.
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -19,6 +20,10 @@ export const FLAT_LEAD_COLUMNS = [
 	'last_activity_at',
 	'organization_id',
 ] as const;
+
+/** How the Output option of each node describes Flat. */
+export const FLAT_OUTPUT_DESCRIPTION =
+	'Spreadsheet-ready columns in a fixed order, from the lead ID, name and phone to the organization ID; missing values are empty';
 
 function cell(value: unknown): string | number | boolean | null {
 	if (value === undefined || value === null) return null;
