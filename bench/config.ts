@@ -15,6 +15,7 @@ export const MEASURES = [
 	'n8nMemory',
 	'pollEconomy',
 	'queue',
+	'assignEconomy',
 ] as const;
 export type MeasureName = (typeof MEASURES)[number];
 
@@ -59,6 +60,10 @@ export const config = {
 		sizes: QUICK ? [5_000, 20_000] : [20_000, 100_000],
 		reps: QUICK ? 1 : 3,
 		clients: OVERHEAD_CLIENTS,
+	},
+	assignEconomy: {
+		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],
+		leads: QUICK ? 3 : 10,
 	},
 	pollEconomy: {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],
