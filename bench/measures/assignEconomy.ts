@@ -3,7 +3,7 @@
 // (bench/assign/old-round-robin.json, which read every assigned lead), side by side on the same
 // sandbox, at several account sizes. Both run through n8n-core's engine from the trigger's item.
 
-import { readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import { runWorkflow, startTestSandbox, type WorkflowSpec } from '../../harness/engine';
@@ -33,8 +33,13 @@ export interface AssignEconomyRow {
 const TRIGGER = 'Lead qualified (score 70+)';
 const ROSTER = ['user_ana_lopez', 'user_bruno_diaz', 'user_carla_ruiz'];
 
+// The child process runs from bench/tmp/build, which holds only the transpiled code.
+const SOURCE_ROOT = [REPO_ROOT, join(REPO_ROOT, '..', '..', '..')].find((dir) =>
+	existsSync(join(dir, 'examples')),
+)!;
+
 function load(path: string): WorkflowSpec {
-	return JSON.parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as WorkflowSpec;
+	return JSON.parse(readFileSync(join(SOURCE_ROOT, path), 'utf8')) as WorkflowSpec;
 }
 
 function workflowOf(kind: AssignEconomyRow['workflow']): WorkflowSpec {

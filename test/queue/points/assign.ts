@@ -79,34 +79,47 @@ export function assignSpecs(): void {
 		};
 		const watcher = setInterval(watch, 100);
 
+		const finishedRuns = async () => {
+			const counts = await cluster.db.executionCounts(workflowId);
+			const finished = Object.entries(counts)
+				.filter(([status]) => !['new', 'running', 'waiting'].includes(status))
+				.reduce((sum, [, n]) => sum + n, 0);
+			return { counts, finished, settled: !counts.new && !counts.running };
+		};
 		sandbox.control.setOptions({ retryScale: 0.2 });
 		sandbox.control.clearDeliveries();
 		sandbox.control.clearRequests();
 		cluster.balancer.loseFirstAnswers(true);
+		let executions: Record<string, number> = {};
 		try {
+			// 8 events at a time; the next 8 once as many runs have finished.
 			for (let start = 0; start < LEADS; start += IN_FLIGHT) {
-				for (const lead of leads.slice(start, start + IN_FLIGHT))
+				for (const lead of leads.slice(start, start + IN_FLIGHT)) {
 					sandbox.control.qualifyLead(lead.id, 85);
-				await new Promise((resolve) => setTimeout(resolve, 250));
+				}
+				const target = Math.min(start + IN_FLIGHT, LEADS);
+				await waitFor(
+					`${target} finished runs`,
+					async () => ((await finishedRuns()).finished >= target ? true : undefined),
+					{ timeoutMs: 180_000, intervalMs: 500 },
+				);
 			}
+			// The service's retries of the lost answers come 12 s and 60 s later.
 			await deliveredToSubscription(subscription.id, LEADS, 150_000);
+			executions = await waitFor(
+				'the runs to settle',
+				async () => {
+					const runs = await finishedRuns();
+					return runs.settled ? runs.counts : undefined;
+				},
+				{ timeoutMs: 300_000, intervalMs: 1_000 },
+			);
 		} finally {
 			cluster.balancer.loseFirstAnswers(false);
 			sandbox.control.setOptions({ retryScale: 1 });
+			watch();
+			clearInterval(watcher);
 		}
-		const executions = await waitFor(
-			'the runs to finish',
-			async () => {
-				const counts = await cluster.db.executionCounts(workflowId);
-				const finished = Object.entries(counts)
-					.filter(([status]) => !['new', 'running'].includes(status))
-					.reduce((sum, [, n]) => sum + n, 0);
-				return finished >= LEADS && !counts.running && !counts.new ? counts : undefined;
-			},
-			{ timeoutMs: 120_000, intervalMs: 1_000 },
-		);
-		watch();
-		clearInterval(watcher);
 		await cluster.deactivate(workflowId);
 
 		const patches = sandbox.control
@@ -138,5 +151,5 @@ export function assignSpecs(): void {
 		expect(counts[AWAY]).toBeUndefined();
 		expect(counts.none).toBeUndefined();
 		expect(values.every((n) => n > 0)).toBe(true);
-	});
+	}, 1_200_000);
 }
