@@ -18,9 +18,13 @@ export interface RosterRow {
 export const ROSTER_TABLE = 'Advisors roster';
 
 /** Creates the table with its rows; returns the table's ID. */
-export async function createAdvisorsRoster(api: PublicApi, rows: RosterRow[]): Promise<string> {
+export async function createAdvisorsRoster(
+	api: PublicApi,
+	rows: RosterRow[],
+	name = ROSTER_TABLE,
+): Promise<string> {
 	const table = await api.request('POST', '/data-tables', {
-		name: ROSTER_TABLE,
+		name,
 		columns: [
 			{ name: 'user_id', type: 'string' },
 			{ name: 'weight', type: 'number' },

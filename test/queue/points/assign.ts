@@ -45,10 +45,11 @@ function queueVariant() {
 export function assignSpecs(): void {
 	it('200 leads, 8 in flight, first answers lost: no lead changes advisor once it has one; the spread measured', async () => {
 		const { cluster, sandbox } = suite;
-		await createAdvisorsRoster(cluster.api, [
-			...PRESENT.map((user_id) => ({ user_id })),
-			{ user_id: AWAY, away: true },
-		]);
+		await createAdvisorsRoster(
+			cluster.api,
+			[...PRESENT.map((user_id) => ({ user_id })), { user_id: AWAY, away: true }],
+			TABLE,
+		);
 		const { webhookId, body } = queueVariant();
 		const created = await cluster.api.request('POST', '/workflows', body);
 		expect(created.status).toBe(200);
