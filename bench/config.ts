@@ -16,6 +16,7 @@ export const MEASURES = [
 	'pollEconomy',
 	'queue',
 	'sync',
+	'assignEconomy',
 ] as const;
 export type MeasureName = (typeof MEASURES)[number];
 
@@ -60,6 +61,10 @@ export const config = {
 		sizes: QUICK ? [5_000, 20_000] : [20_000, 100_000],
 		reps: QUICK ? 1 : 3,
 		clients: OVERHEAD_CLIENTS,
+	},
+	assignEconomy: {
+		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],
+		leads: QUICK ? 2 : 4,
 	},
 	pollEconomy: {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],

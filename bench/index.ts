@@ -12,6 +12,7 @@ import type { ClientName } from './lib/clients';
 import { buildForChildren, REPO_ROOT } from './lib/build';
 import { machineInfo } from './lib/machine';
 import { runInChild, startChild, useBuiltWorker } from './lib/processes';
+import type { AssignEconomyRow } from './measures/assignEconomy';
 import type { EconomyRow } from './measures/economy';
 import type { DataServerReady, MemoryResult } from './measures/memory';
 import { n8nMemory, type N8nMemoryResult } from './measures/n8nMemory';
@@ -24,6 +25,7 @@ import type { SyncResult } from './measures/sync';
 import { realN8nUnavailable } from './n8n/install';
 import { measureQueueThroughput, type QueueThroughputResult } from './queue/throughput';
 import {
+	assignEconomySection,
 	economySection,
 	memorySection,
 	n8nMemorySection,
@@ -59,6 +61,7 @@ interface Results {
 	pollEconomy?: PollEconomyResult;
 	queue?: QueueThroughputResult | { pending: string };
 	sync?: SyncResult;
+	assignEconomy?: AssignEconomyRow[];
 }
 
 async function runRateLimited(): Promise<RateLimitedResult[]> {
@@ -151,6 +154,15 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			log('7: poll trigger request economy');
 			results.pollEconomy = await runInChild<PollEconomyResult>('pollEconomy', config.pollEconomy);
 			break;
+		case 'assignEconomy':
+			log('9: requests per assignment');
+			results.assignEconomy = await runInChild<AssignEconomyRow[]>(
+				'assignEconomy',
+				config.assignEconomy,
+				// The previous example reads every assigned lead on each run: slow at 100,000.
+				{ timeoutMs: 1_200_000 },
+			);
+			break;
 		case 'realN8n':
 			log('2b, 3b and 6b: in the real n8n');
 			results.realN8n = await inRealN8n('real n8n', () => realN8n(config.realN8n, log));
@@ -189,6 +201,7 @@ function sections(results: Results): Section[] {
 	if (results.pollEconomy) list.push(pollEconomySection(results.pollEconomy));
 	if (results.queue) list.push(queueSection(results.queue));
 	if (results.sync) list.push(syncSection(results.sync));
+	if (results.assignEconomy) list.push(assignEconomySection(results.assignEconomy));
 	return list;
 }
 

@@ -2,6 +2,7 @@
 // reports its result to the parent over IPC. A long-lived task (a data server) reports `ready`
 // and keeps running until the parent stops it.
 
+import { assignEconomy } from './measures/assignEconomy';
 import { economy } from './measures/economy';
 import { dataServer, memory } from './measures/memory';
 import { overhead } from './measures/overhead';
@@ -20,6 +21,7 @@ const tasks: Record<string, Task> = {
 	signature,
 	pollEconomy,
 	sync,
+	assignEconomy,
 };
 const longLived: Record<string, Task> = { dataServer };
 

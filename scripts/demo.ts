@@ -95,12 +95,28 @@ async function leadsToSpreadsheet(sandbox: RunningSandbox, credentials: HarnessC
 
 // 2. Qualified → auto-assign ---------------------------------------------------------------
 
+/**
+ * The example reads its roster with n8n's Data Table node, whose tables live in an n8n instance's
+ * database; the engine here has none. So the demo pins the rows that node would output, as n8n's
+ * editor pins a node's output, and says so.
+ */
+export const DEMO_ROSTER = [
+	{ id: 1, user_id: 'user_ana_lopez', weight: 1, away: false },
+	{ id: 2, user_id: 'user_bruno_diaz', weight: 1, away: false },
+	{ id: 3, user_id: 'user_carla_ruiz', weight: 1, away: false },
+];
+
 async function qualifiedToAdvisor(sandbox: RunningSandbox, credentials: HarnessCredentials) {
 	const workflow = loadExample('qualified-lead-round-robin.json');
+	workflow.pinData = { Roster: DEMO_ROSTER.map((row) => ({ json: row })) };
 	const triggerNode = workflow.nodes.find((node) =>
 		node.type.endsWith('.leadConversationsTrigger'),
 	)!;
 	say(`2. ${workflow.name}`);
+	say(
+		`   Roster: ${DEMO_ROSTER.map((row) => row.user_id).join(', ')}, pinned on the Roster node ` +
+			'(in n8n it is read from the Data Table "Advisors roster"; this engine has no Data Tables).',
+	);
 
 	let pendingRun: Promise<RunResult> | undefined;
 	// n8n's webhook endpoint on a local HTTPS address: the service delivers only to https:// URLs.
@@ -159,13 +175,18 @@ async function qualifiedToAdvisor(sandbox: RunningSandbox, credentials: HarnessC
 			const result = await run;
 			checkRun(result, 'Qualified → auto-assign');
 			const [assigned] = result.output('Assign the advisor');
+			const { advisor, leftAsItWas } = assigned.json.assignment as IDataObject;
+			if (leftAsItWas) {
+				say(
+					`   ${lead.name} (score ${score}) qualified, but already had ${String(advisor)}: kept, and not messaged again.`,
+				);
+				continue;
+			}
 			const [message] = result.output('Tell the lead');
 			const told = message
 				? `and got "${String(message.json.content)}" in conversation ${String(message.json.conversation_id)}`
 				: 'but has no open conversation to tell';
-			say(
-				`   ${lead.name} (score ${score}) qualified → assigned to ${String(assigned.json.assigned_to)}, ${told}.`,
-			);
+			say(`   ${lead.name} (score ${score}) qualified → assigned to ${String(advisor)}, ${told}.`);
 		}
 
 		await trigger.deactivate();

@@ -1,6 +1,7 @@
 // Raw results → the markdown tables `npm run bench` prints and writes to bench/results.md, every
 // figure beside its target, ratios taken run by run; and the summary of targets met or missed.
 
+export { assignEconomySection } from './assignEconomy';
 export { economySection } from './economy';
 export { memorySection } from './memory';
 export { n8nMemorySection } from './n8nMemory';

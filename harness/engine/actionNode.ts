@@ -16,6 +16,9 @@ export interface RunActionNodeOptions {
 	inputItems?: IDataObject[];
 	staticData?: IDataObject;
 	nodeName?: string;
+	/** IDs of the workflow and the node, fixed so several runs are runs of one workflow. */
+	workflowId?: string;
+	nodeId?: string;
 	/** Sets the node's On Error setting to "Continue" (continueRegularOutput). */
 	continueOnFail?: boolean;
 	mode?: WorkflowExecuteMode;
@@ -37,6 +40,7 @@ export async function runActionNode(
 	const nodeName = options.nodeName ?? DEFAULT_ACTION_NODE_NAME;
 	const actionNode: WorkflowSpec['nodes'][number] = {
 		name: nodeName,
+		...(options.nodeId === undefined ? {} : { id: options.nodeId }),
 		type: options.nodeType ?? ACTION_NODE_TYPE,
 		position: [220, 0],
 		parameters,
@@ -46,6 +50,7 @@ export async function runActionNode(
 
 	return await runWorkflow(
 		{
+			id: options.workflowId,
 			nodes: [
 				{
 					name: 'Manual Trigger',

@@ -34,6 +34,8 @@ import { createNodeTypes, latestVersion } from './nodeTypes';
 
 /** A workflow as its JSON would hold it; omitted node fields get n8n's defaults. */
 export interface WorkflowSpec {
+	/** The workflow's ID; left out, each run gets a new one. */
+	id?: string;
 	name?: string;
 	nodes: Array<Partial<INode> & Pick<INode, 'name' | 'type'>>;
 	connections: IConnections;
@@ -73,7 +75,7 @@ export async function runWorkflow(
 	const nodeTypes = recordThrownErrors(createNodeTypes(options.nodeTypes), thrown);
 	const nodes = spec.nodes.map((node) => completeNode(node, nodeTypes));
 
-	const workflowId = `workflow-${randomUUID()}`;
+	const workflowId = spec.id ?? `workflow-${randomUUID()}`;
 	const workflow = new Workflow({
 		id: workflowId,
 		name: spec.name ?? 'Lead Conversations test workflow',

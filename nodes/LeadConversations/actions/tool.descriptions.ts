@@ -43,6 +43,7 @@ const ERRORS =
 
 const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	lead: {
+		assign: `Assign one lead to a sales advisor from the roster set in the workflow. ${LEAD_ID}. A lead that already has an advisor keeps them (unless the workflow allows reassigning). Returns the lead with assigned_to and an assignment object: advisor, leftAsItWas (true when nothing changed) and reason. ${ERRORS}`,
 		create: `Create a sales lead of the dealership. Needs the person's name and phone in E.164 form (e.g. +5491155550123); optional email, channel (${list(LEAD_CHANNELS)}), vehicle interest and notes. Returns the new lead with its ID (lead_…). ${ERRORS}`,
 		get: `Get one lead by its ID. ${LEAD_ID}. Returns name, phone, status, intent, score (0-100), channel and assigned_to (the advisor's user ID, null when no advisor is assigned). ${ERRORS}`,
 		getAll: `List the dealership's leads, filtered by the values this tool asks for. Status is one of ${list(LEAD_STATUSES)}; intent one of ${list(LEAD_INTENTS)}; channel one of ${list(LEAD_CHANNELS)}; score 0-100; dates ISO 8601. Returns at most Limit leads (${TOOL_LIST_LIMIT} unless the workflow sets another), each with ${list(COMPACT_LEAD_FIELDS)}; assigned_to null means no advisor yet. An empty text for a filter means "any". ${ERRORS}`,

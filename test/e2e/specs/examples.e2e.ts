@@ -17,6 +17,7 @@ import { examplesDir, repoRoot } from '../../../harness/real-n8n/paths';
 import { runCommand, waitFor } from '../../../harness/real-n8n/processes';
 import { importWorkflows, prepareUserFolder } from '../../../harness/real-n8n/setup';
 import { makeSelfSignedCertificate } from '../../../harness/real-n8n/tls';
+import { createAdvisorsRoster } from '../../support/advisorsRoster';
 import {
 	EXAMPLE_SANDBOX,
 	example,
@@ -152,6 +153,10 @@ describe('example: assign qualified leads by round robin (activated in n8n over 
 	beforeAll(async () => {
 		const certificate = await makeSelfSignedCertificate(userFolder);
 		({ n8n, api } = await startN8nWithApi({ userFolder, certificate }));
+		await createAdvisorsRoster(
+			api,
+			ROSTER.map((user_id) => ({ user_id })),
+		);
 	}, 180_000);
 
 	afterAll(async () => {
@@ -171,6 +176,7 @@ describe('example: assign qualified leads by round robin (activated in n8n over 
 			(l) =>
 				l.organization_id === 'org_alpha' &&
 				['new', 'in_conversation'].includes(l.status) &&
+				l.assigned_to === null &&
 				openByLead.has(l.id),
 		);
 		const scores = [88, 62, 74, 91, 79];

@@ -139,7 +139,7 @@ describe('the tool description', () => {
 	it('is prefilled per operation in the tool variant and absent from the regular node', () => {
 		const { properties } = new LeadConversations().description;
 		const descriptions = properties.filter((property) => property.name === 'toolDescription');
-		expect(descriptions).toHaveLength(10);
+		expect(descriptions).toHaveLength(11);
 		for (const property of descriptions) {
 			expect(property.displayOptions?.show?.['@tool']).toEqual([true]);
 			expect(String(property.default).length).toBeGreaterThan(60);

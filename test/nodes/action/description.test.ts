@@ -80,7 +80,7 @@ test.each(resources)(
 		const options = operation.options as INodePropertyOptions[];
 		expect(options.map((o) => o.value).sort()).toEqual(Object.keys(allOperations[resource]).sort());
 		for (const option of options) {
-			expect(option.action).toMatch(/^(Create|Get|Update|Send|Delete|Verify) /);
+			expect(option.action).toMatch(/^(Assign|Create|Get|Update|Send|Delete|Verify) /);
 			expect((option.description ?? '').length).toBeGreaterThan(30);
 		}
 	},

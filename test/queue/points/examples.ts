@@ -1,6 +1,7 @@
 import { listExecutions, nodeOutput } from '../../../harness/real-n8n/executions';
 import { N8nSession } from '../../../harness/real-n8n/n8n-server';
 import { waitFor } from '../../../harness/real-n8n/processes';
+import { createAdvisorsRoster } from '../../support/advisorsRoster';
 import { recordFigure } from '../support/figures';
 import { post, signedEvent } from '../support/runs';
 import { example, PATHS, POLL_SECONDS, suite } from '../support/suite';
@@ -29,7 +30,9 @@ const VERIFY_EXAMPLE = example('verified-webhook-events.json').id;
 function newLeadOfAlpha() {
 	return suite.sandbox.control
 		.state()
-		.leads.find((l) => l.organization_id === 'org_alpha' && l.status === 'new')!;
+		.leads.find(
+			(l) => l.organization_id === 'org_alpha' && l.status === 'new' && l.assigned_to === null,
+		)!;
 }
 
 /** Finished executions of a workflow, with their data, once there are at least `count`. */
@@ -49,6 +52,11 @@ export function exampleSpecs(): void {
 	it('qualified-lead round robin: a qualified lead is assigned end to end through the cluster', async () => {
 		const { cluster, sandbox } = suite;
 		const workflow = example('qualified-lead-round-robin.json');
+		// The example reads its roster from this n8n Data Table (made once for the cluster).
+		await createAdvisorsRoster(
+			cluster.api,
+			ROSTER.map((user_id) => ({ user_id })),
+		);
 		await cluster.activate(workflow.id);
 		const lead = newLeadOfAlpha();
 		sandbox.control.qualifyLead(lead.id, 88);

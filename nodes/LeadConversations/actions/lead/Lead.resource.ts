@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as assign from './assign.operation';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export const leadOperations = { create, get, getAll, update };
+export const leadOperations = { assign, create, get, getAll, update };
 
 export const leadDescription: INodeProperties[] = [
 	{
@@ -15,6 +16,13 @@ export const leadDescription: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['lead'] } },
 		options: [
+			{
+				name: 'Assign',
+				value: 'assign',
+				description:
+					'Give a lead without an advisor the next advisor of a roster, by turns or spread by lead ID; a lead that has one is left as it is',
+				action: 'Assign a lead to an advisor',
+			},
 			{
 				name: 'Create',
 				value: 'create',
@@ -45,6 +53,7 @@ export const leadDescription: INodeProperties[] = [
 		],
 		default: 'get',
 	},
+	...assign.description,
 	...create.description,
 	...get.description,
 	...getAll.description,
