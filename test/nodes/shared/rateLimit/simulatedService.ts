@@ -47,10 +47,12 @@ export function simulate(options: {
 	const events: Array<{ at: number; run: (at: number) => void }> = [];
 	let refused = 0;
 	let finishedAt = NOW;
+	let firstFinishedAt = Infinity;
 
 	const client = (state: PacingState, left: number) => (now: number) => {
 		if (left === 0) {
 			finishedAt = Math.max(finishedAt, now);
+			firstFinishedAt = Math.min(firstFinishedAt, now);
 			running--;
 			return;
 		}
@@ -113,6 +115,13 @@ export function simulate(options: {
 		ourRefused,
 		mostRefusedInOneWindow: Math.max(0, ...refusedIn.values()),
 		windows: counted.size,
+		/** Requests counted in each window, in order. */
+		perWindow: [...counted.entries()].sort(([a], [b]) => a - b).map(([, n]) => n),
+		/** Requests counted in each window that ended before the first client was done. */
+		whileAllRead: [...counted.entries()]
+			.filter(([start]) => start + windowMs <= firstFinishedAt)
+			.sort(([a], [b]) => a - b)
+			.map(([, n]) => n),
 		seconds: (finishedAt - NOW) / 1000,
 		states,
 	};
