@@ -89,7 +89,7 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 	const writeConfig = (readTimeout: string) => {
 		writeFileSync(join(prefix, 'nginx.conf'), render('nginx.conf', { PREFIX: prefix }));
 		const servers = backends
-			.map((port) => `server 127.0.0.1:${port} max_fails=1 fail_timeout=10s;`)
+			.map((port) => `server 127.0.0.1:${port} max_fails=3 fail_timeout=10s;`)
 			.join('\n    ');
 		writeFileSync(
 			join(prefix, 'webhooks.conf'),
@@ -135,7 +135,7 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 		get log() {
 			return entries();
 		},
-		async setBackends(ports, readTimeout = options.readTimeout ?? '8s') {
+		async setBackends(ports, readTimeout = options.readTimeout ?? '9s') {
 			backends = [...ports];
 			writeConfig(readTimeout);
 			if (child && child.exitCode === null) {

@@ -10,7 +10,7 @@
 import { RATE_LIMIT_REMAINING_HEADER, RATE_LIMIT_RESET_HEADER } from '../constants';
 import type { Headers } from './rateLimit';
 import { RESET_MARGIN_MS, header, parseRemaining, parseResetHeader } from './rateLimit';
-import { othersExpected, othersReserve, type WindowSpending } from './share';
+import { myShare, othersExpected, type WindowSpending } from './share';
 
 /**
  * Resets closer than this belong to the same window. Resets come in whole seconds, so the next
@@ -99,16 +99,26 @@ function capacityOf(state: PacingState): number {
 	return Math.max(state.capacity ?? 0, state.last?.capacity ?? 0);
 }
 
+/** Requests this process may take in the current window (share.ts); unbounded when alone. */
+function shareOf(state: PacingState, nowMs: number): number {
+	const left =
+		state.windowMs && state.resetAtMs !== undefined
+			? Math.min(1, Math.max(0, (state.resetAtMs - nowMs) / state.windowMs))
+			: 1;
+	return myShare(state.last, state.others ?? 0, capacityOf(state), left);
+}
+
 /**
  * Ms to wait before taking a slot, so that no request is spent on a certain 429: the window is
- * known to be used up, or to have no more left than the others are expected to spend, and has
- * not reset yet. Zero when requests are left or nothing is known (the first request, or a window
+ * known to be used up, or this process took its share of it while others spend the key, and has
+ * not reset yet. While others spend it, the wait spreads this process's share over the window. Zero when requests are left or nothing is known (the first request, or a window
  * that has reset: the service tells on the next answer).
  */
 export function pacingWaitMs(state: PacingState, nowMs: number): number {
 	if (!knowsCurrentWindow(state, nowMs)) return 0;
-	const reserve = othersReserve(state.last, state.others ?? 0, capacityOf(state));
-	if (state.remaining! <= reserve) return state.resetAtMs! - nowMs + RESET_MARGIN_MS;
+	if (state.remaining! <= 0 || (state.own ?? 0) >= shareOf(state, nowMs)) {
+		return state.resetAtMs! - nowMs + RESET_MARGIN_MS;
+	}
 	return Math.max(0, Math.min(state.nextAtMs ?? 0, state.resetAtMs!) - nowMs);
 }
 
@@ -169,13 +179,14 @@ export function takeSlot(state: PacingState, nowMs: number): Slot {
 	if (!knowsCurrentWindow(state, nowMs)) return slot;
 	const hadRoom = state.remaining! > 0;
 	state.remaining = Math.max(0, state.remaining! - 1);
-	const reserve = othersReserve(state.last, state.others ?? 0, capacityOf(state));
-	if (state.remaining <= reserve) state.held = true;
-	// Others share the window: this process's part spread over what is left of it, so that
+	const toTake = shareOf(state, nowMs) - state.own;
+	if (toTake <= 0) state.held = true;
+	// Others share the window: this process's share spread over what is left of it, so that
 	// everybody's requests, and answers, run to its end rather than race at its start.
-	const mine = state.remaining - reserve;
 	state.nextAtMs =
-		reserve > 0 && mine > 0 ? nowMs + (state.resetAtMs! - nowMs) / (mine + 1) : undefined;
+		toTake > 0 && Number.isFinite(toTake)
+			? nowMs + (state.resetAtMs! - nowMs) / (toTake + 1)
+			: undefined;
 	return hadRoom ? { ...slot, roomLeft: state.remaining } : slot;
 }
 

@@ -60,13 +60,22 @@ export function othersExpected(
 }
 
 /**
- * Requests still to leave to the others in the current window: those they are expected to spend
- * and have not spent yet, as far as the answers showed.
+ * Requests of the current window this process may take in all: what the others are not expected
+ * to spend. Unbounded while no others were seen. When the last window was used up this is what
+ * this process took in it, plus its part of the slack, whatever the capacity is taken to be: the
+ * capacity can only be inferred, and a process that never answers first in a window sees less.
+ * The others spread their share over the window as this process does: with `leftOfWindow` (0 to
+ * 1) of it to go, they are not expected to spend more than that part of their share any more, so
+ * that what others who stopped leave is taken as the window runs out.
  */
-export function othersReserve(
+export function myShare(
 	last: WindowSpending | undefined,
 	othersNow: number,
 	capacity: number,
+	leftOfWindow = 1,
 ): number {
-	return Math.max(0, othersExpected(last, othersNow, capacity) - othersNow);
+	if ((last?.others ?? 0) <= 0 && othersNow <= 0) return Infinity;
+	const expected = othersExpected(last, othersNow, capacity);
+	const stillToSpend = Math.min(expected - othersNow, Math.ceil(expected * leftOfWindow) + 1);
+	return capacity - othersNow - Math.max(0, stillToSpend);
 }

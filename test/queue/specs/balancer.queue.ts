@@ -83,8 +83,8 @@ describe('nginx as the balancer (stand-in processes)', () => {
 		for (let i = 0; i < 10; i++) answers.push(await post(`${balancer.url}webhook/y`, `{"n":${i}}`));
 		expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
 		expect(balancer.perBackend()).toEqual([10, 0]);
-		// Refused once, then left alone for fail_timeout: one request tried both.
-		expect(balancer.log.filter((e) => e.tried.length > 1)).toHaveLength(1);
+		// Refused max_fails (3) times, then left alone for fail_timeout: three requests tried both.
+		expect(balancer.log.filter((e) => e.tried.length > 1)).toHaveLength(3);
 		await new Promise<void>((resolve) =>
 			backends[1].server.listen(backends[1].port, '127.0.0.1', resolve),
 		);

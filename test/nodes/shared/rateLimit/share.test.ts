@@ -2,21 +2,22 @@
 
 import {
 	othersExpected,
-	othersReserve,
+	myShare,
 	partOfSlack,
 	spenders,
 } from '../../../../nodes/shared/transport/share';
 
 describe('the share of a window left to the others', () => {
-	test('nothing while no others were seen, in the last window or this one', () => {
-		expect(othersReserve(undefined, 0, 20)).toBe(0);
-		expect(othersReserve({ own: 20, others: 0 }, 0, 20)).toBe(0);
+	test('nothing while no others were seen, in the last window or this one: the share is unbounded', () => {
+		expect(othersExpected(undefined, 0, 20)).toBe(0);
+		expect(myShare(undefined, 0, 20)).toBe(Infinity);
+		expect(myShare({ own: 20, others: 0 }, 0, 20)).toBe(Infinity);
 	});
 
-	test('a window shared 10 / 10 and used up: the same share again, less what they already spent', () => {
+	test('a window shared 10 / 10 and used up: the same share again; less when the others spend more', () => {
 		expect(othersExpected({ own: 10, others: 10 }, 0, 20)).toBe(10);
-		expect(othersReserve({ own: 10, others: 10 }, 4, 20)).toBe(6);
-		expect(othersReserve({ own: 10, others: 10 }, 12, 20)).toBe(0);
+		expect(myShare({ own: 10, others: 10 }, 4, 20)).toBe(10);
+		expect(myShare({ own: 10, others: 10 }, 12, 20)).toBe(8);
 	});
 
 	test('a window that left 6 unused: each of two takes 3 more, and the parts fill the window', () => {

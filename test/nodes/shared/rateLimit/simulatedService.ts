@@ -24,11 +24,12 @@ export function simulate(options: {
 	windowMs?: number;
 	/** Another client that sends this many requests at once as each window opens. */
 	burstPerWindow?: number;
-	/** When our clients start, ms after NOW (a window opens at NOW). */
+	/** When our clients start, ms after NOW (a window opens at NOW), and over how long. */
 	startMs?: number;
+	startSpreadMs?: number;
 }) {
 	const { clients, requestsEach, limit, workers = 1, windowMs = 1000 } = options;
-	const { burstPerWindow = 0, startMs = 0 } = options;
+	const { burstPerWindow = 0, startMs = 0, startSpreadMs = 20 } = options;
 	const random = seededRandom(options.seed);
 	const latency = () => 1 + random() * options.latencyMs;
 	const states: PacingState[] = Array.from({ length: workers }, () => ({ ...NOTHING_KNOWN }));
@@ -94,7 +95,7 @@ export function simulate(options: {
 	};
 
 	for (let i = 0; i < clients; i++) {
-		const at = NOW + startMs + random() * 20;
+		const at = NOW + startMs + random() * startSpreadMs;
 		events.push({ at, run: client(states[i % workers], requestsEach) });
 	}
 	const burst = (windowStart: number) => (now: number) => {
