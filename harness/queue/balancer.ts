@@ -13,7 +13,11 @@ import type { CertificateFiles } from '../support/tls';
 // own prefix in a scratch folder, and is stopped by its PID. Its access log tells the tests where
 // each request went.
 
-const CONFIG_DIR = join(__dirname, 'nginx');
+export const CONFIG_DIR = join(__dirname, 'nginx');
+/** Passive health checks of each webhook process, as docs/queue-mode.md shows them. */
+export const SERVER_PARAMETERS = 'max_fails=3 fail_timeout=10s';
+/** proxy_read_timeout and proxy_send_timeout: under the service's 10 s. */
+export const READ_TIMEOUT = '9s';
 
 export interface BalancedRequest {
 	/** When the request came in, and when its answer went out. */
@@ -89,7 +93,7 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 	const writeConfig = (readTimeout: string) => {
 		writeFileSync(join(prefix, 'nginx.conf'), render('nginx.conf', { PREFIX: prefix }));
 		const servers = backends
-			.map((port) => `server 127.0.0.1:${port} max_fails=3 fail_timeout=10s;`)
+			.map((port) => `server 127.0.0.1:${port} ${SERVER_PARAMETERS};`)
 			.join('\n    ');
 		writeFileSync(
 			join(prefix, 'webhooks.conf'),
@@ -135,7 +139,7 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 		get log() {
 			return entries();
 		},
-		async setBackends(ports, readTimeout = options.readTimeout ?? '9s') {
+		async setBackends(ports, readTimeout = options.readTimeout ?? READ_TIMEOUT) {
 			backends = [...ports];
 			writeConfig(readTimeout);
 			if (child && child.exitCode === null) {

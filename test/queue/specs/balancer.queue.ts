@@ -1,9 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'http';
-import { mkdtempSync } from 'fs';
+import { mkdtempSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { startBalancer, type Balancer } from '../../../harness/queue/balancer';
+import {
+	CONFIG_DIR,
+	READ_TIMEOUT,
+	SERVER_PARAMETERS,
+	startBalancer,
+	type Balancer,
+} from '../../../harness/queue/balancer';
 import { ensureNginx } from '../../../harness/queue/system';
 import { freePort } from '../../../harness/support/ports';
 import { writeSelfSignedCertificate } from '../../../harness/support/tls';
@@ -103,4 +109,33 @@ describe('nginx as the balancer (stand-in processes)', () => {
 		expect(took).toBeLessThan(3_500);
 		expect(balancer.log.at(-1)?.tried).toHaveLength(1);
 	});
+});
+
+/** Lines of an nginx configuration, without comments and indentation. */
+const lines = (text: string) =>
+	text
+		.split('\n')
+		.map((line) => line.replace(/#.*/, '').trim())
+		.filter(Boolean);
+
+it('the nginx block docs/queue-mode.md shows is the configuration under test', () => {
+	const doc = readFileSync(join(__dirname, '../../../docs/queue-mode.md'), 'utf8');
+	const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+	const tested = readFileSync(join(CONFIG_DIR, 'webhooks.conf'), 'utf8');
+	// The harness fills in loopback addresses, a free port and a self-signed certificate.
+	const asTested = lines(block)
+		.filter((line, i, all) => !(line.startsWith('server ') && all[i - 1]?.startsWith('server ')))
+		.map((line) =>
+			line
+				.replace(/^server [\d.]+:\d+ (.*);$/, (_, parameters: string) =>
+					parameters === SERVER_PARAMETERS ? '{{SERVERS}}' : line,
+				)
+				.replace(/^listen 443 ssl;$/, 'listen 127.0.0.1:{{PORT}} ssl;')
+				.replace(/^server_name .*;$/, 'server_name localhost;')
+				.replace(/^ssl_certificate .*;$/, 'ssl_certificate {{CERT}};')
+				.replace(/^ssl_certificate_key .*;$/, 'ssl_certificate_key {{KEY}};')
+				.replace(new RegExp(` ${READ_TIMEOUT};$`), ' {{READ_TIMEOUT}};'),
+		);
+	expect(block.match(/^\s*server [\d.]+:\d+ /gm)).toHaveLength(2);
+	expect(asTested).toEqual(lines(tested));
 });
