@@ -118,12 +118,10 @@ const lines = (text: string) =>
 		.map((line) => line.replace(/#.*/, '').trim())
 		.filter(Boolean);
 
-it('the nginx block docs/queue-mode.md shows is the configuration under test', () => {
-	const doc = readFileSync(join(__dirname, '../../../docs/queue-mode.md'), 'utf8');
-	const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
-	const tested = readFileSync(join(CONFIG_DIR, 'webhooks.conf'), 'utf8');
+/** The configuration under test, as a user would write `block` of the documentation. */
+function asTested(block: string): string[] {
 	// The harness fills in loopback addresses, a free port and a self-signed certificate.
-	const asTested = lines(block)
+	return lines(block)
 		.filter((line, i, all) => !(line.startsWith('server ') && all[i - 1]?.startsWith('server ')))
 		.map((line) =>
 			line
@@ -136,6 +134,20 @@ it('the nginx block docs/queue-mode.md shows is the configuration under test', (
 				.replace(/^ssl_certificate_key .*;$/, 'ssl_certificate_key {{KEY}};')
 				.replace(new RegExp(` ${READ_TIMEOUT};$`), ' {{READ_TIMEOUT}};'),
 		);
-	expect(block.match(/^\s*server [\d.]+:\d+ /gm)).toHaveLength(2);
-	expect(asTested).toEqual(lines(tested));
+}
+
+it('the nginx blocks of docs/queue-mode.md and the README are the configuration under test', () => {
+	const tested = lines(readFileSync(join(CONFIG_DIR, 'webhooks.conf'), 'utf8'));
+	const blocks = ['docs/queue-mode.md', 'README.md'].flatMap((file) =>
+		[
+			...readFileSync(join(__dirname, '../../..', file), 'utf8').matchAll(
+				/```nginx\n([\s\S]*?)```/g,
+			),
+		].map((match) => ({ file, block: match[1] })),
+	);
+	expect(blocks.filter((b) => b.file === 'docs/queue-mode.md')).toHaveLength(1);
+	for (const { block } of blocks) {
+		expect(block.match(/^\s*server [\d.]+:\d+ /gm)).toHaveLength(2);
+		expect(asTested(block)).toEqual(tested);
+	}
 });
