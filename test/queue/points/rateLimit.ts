@@ -1,5 +1,10 @@
+import {
+	returnAllBatch,
+	setWorkerConcurrency,
+	worstWindow,
+	type ReturnAllBatch,
+} from '../../../harness/queue/returnAll';
 import { recordFigure } from '../support/figures';
-import { post, waitForQuiet } from '../support/runs';
 import { IDS, PATHS, SEEDED_LEADS, suite } from '../support/suite';
 
 // Point 5: Return-All runs of 2,500 leads (25 pages each) on one key, spread over both workers:
@@ -9,71 +14,19 @@ import { IDS, PATHS, SEEDED_LEADS, suite } from '../support/suite';
 const LIMIT = 20;
 const WINDOW_MS = 2_000;
 
-interface Batch {
-	runs: Array<Record<string, unknown>>;
-	pages: number;
-	throttled: number[];
-	/** From the first page asked to the last. */
-	elapsedMs: number;
-	/** From the first run's first page to the last run's first page. */
-	startSpreadMs: number;
-	/** Requests the service counted in each whole window, in order. */
-	perWindow: number[];
-}
-
-/** Starts the runs at once through the balancer and waits until all have reported. */
-async function returnAllBatch(runs: number): Promise<Batch> {
+/** Runs started at once through the balancer, measured once all have reported. */
+async function batchOf(runs: number): Promise<ReturnAllBatch> {
 	const { sandbox, sink, cluster } = suite;
-	sandbox.control.clearRequests();
-	const before = sink.of('returnAll').length;
-	const answers = await Promise.all(
-		Array.from({ length: runs }, () =>
-			post(`${cluster.balancer.url}webhook/${PATHS.returnAll}`, '{}'),
-		),
-	);
-	expect(answers.map((a) => a.status)).toEqual(Array(runs).fill(200));
-	await waitForQuiet(sink, 'returnAll', before + runs, {
-		quietMs: 3_000,
-		timeoutMs: 240_000,
-	}).catch(() => undefined);
-	const requests = sandbox.control
-		.requests()
-		.filter((r) => r.method === 'GET' && r.path === '/v1/leads');
-	const firstPages = requests.filter((r) => !r.query.cursor).map((r) => r.at);
-	const counts = new Map<number, number>();
-	for (const r of requests) {
-		const window = Math.floor(r.at / WINDOW_MS);
-		counts.set(window, (counts.get(window) ?? 0) + 1);
-	}
-	const windows = [...counts.keys()].sort((a, b) => a - b);
-	return {
-		runs: sink.of('returnAll').slice(before),
-		pages: requests.filter((r) => r.status === 200).length,
-		throttled: requests.filter((r) => r.status === 429).map((r) => r.at),
-		elapsedMs: requests.length ? requests[requests.length - 1].at - requests[0].at : 0,
-		startSpreadMs: firstPages.length ? Math.max(...firstPages) - Math.min(...firstPages) : 0,
-		perWindow: windows.length
-			? Array.from(
-					{ length: windows.at(-1)! - windows[0] + 1 },
-					(_, i) => counts.get(windows[0] + i) ?? 0,
-				)
-			: [],
-	};
-}
-
-function worstWindow(throttled: number[]): number {
-	const perWindow = new Map<number, number>();
-	for (const at of throttled) {
-		const window = Math.floor(at / WINDOW_MS);
-		perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
-	}
-	return Math.max(0, ...perWindow.values());
+	const url = `${cluster.balancer.url}webhook/${PATHS.returnAll}`;
+	const batch = await returnAllBatch({ sandbox, sink, url, runs, windowMs: WINDOW_MS });
+	expect(batch.answers).toEqual(Array(runs).fill(200));
+	return batch;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 interface Measured {
-	batch: Batch;
+	batch: ReturnAllBatch;
 	perWorker: number[];
 	complete: number;
 	failed: number;
@@ -83,13 +36,13 @@ interface Measured {
 }
 
 /** One limited batch (and its unlimited twin when `free` is given), measured. */
-async function measure(runs: number, free?: Batch): Promise<Measured> {
+async function measure(runs: number, free?: ReturnAllBatch): Promise<Measured> {
 	const { cluster, sandbox } = suite;
 	const before = await cluster.db.executionCounts(IDS.returnAll);
 	sandbox.control.setRateLimit(LIMIT, WINDOW_MS);
-	let batch: Batch;
+	let batch: ReturnAllBatch;
 	try {
-		batch = await returnAllBatch(runs);
+		batch = await batchOf(runs);
 	} finally {
 		sandbox.control.setRateLimit(1000, 60_000);
 	}
@@ -107,7 +60,7 @@ async function measure(runs: number, free?: Batch): Promise<Measured> {
 	// The time the limit allows, and never less than the pages take here without a limit.
 	const limitOptimal = Math.max(ideal, free?.elapsedMs ?? 0);
 	const ratio = batch.elapsedMs / limitOptimal;
-	const worst = worstWindow(batch.throttled);
+	const worst = worstWindow(batch.throttled, WINDOW_MS);
 	const figure = `${batch.runs.length} runs (per worker ${perWorker.join(' / ')}), ${complete} with every lead once; ${batch.pages} pages, ${batch.throttled.length} × 429 in ${batch.perWindow.length} windows (worst window ${worst}); failed executions ${failed}; ${seconds(batch.elapsedMs)} = ${ratio.toFixed(2)} × limit-optimal (pages ÷ limit × window ${seconds(ideal)}${free ? `; the same runs without a limit ${seconds(free.elapsedMs)}` : ''}); runs started within ${seconds(batch.startSpreadMs)}; requests per window ${batch.perWindow.join(' ')}`;
 	return { batch, perWorker, complete, failed, ratio, worst, figure };
 }
@@ -121,12 +74,7 @@ function expectTargets(measured: Measured, runs: number): void {
 	expect(measured.ratio).toBeLessThanOrEqual(1.25);
 }
 
-/** Restarts both workers with `concurrency` jobs each. */
-async function workersAt(concurrency: number): Promise<void> {
-	const { workers } = suite.cluster;
-	for (const worker of workers) worker.options.workerConcurrency = concurrency;
-	await Promise.all(workers.map((worker) => worker.restart()));
-}
+const workersAt = (concurrency: number) => setWorkerConcurrency(suite.cluster, concurrency);
 
 export function rateLimitSpecs(): void {
 	beforeAll(() => suite.cluster.activate(IDS.returnAll));
@@ -134,7 +82,7 @@ export function rateLimitSpecs(): void {
 
 	it('4 Return-All runs of 2,500 leads over two workers with 2 jobs each, one key at 20 requests / 2 s', async () => {
 		// The same runs without a binding limit: how fast this machine reads the pages at all.
-		const free = await returnAllBatch(4);
+		const free = await batchOf(4);
 		const measured = await measure(4, free);
 		recordFigure({
 			point: '5',
