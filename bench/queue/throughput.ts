@@ -19,6 +19,12 @@ import {
 	benchTriggerWorkflow,
 	type QueuePath,
 } from './paths';
+import {
+	benchReturnAllWorkflow,
+	measureSharedKey,
+	RETURN_ALL_LEADS,
+	type SharedKeyResult,
+} from './rateLimit';
 
 export interface QueueThroughputArgs {
 	/** Deliveries in flight at once. */
@@ -51,6 +57,7 @@ export interface QueuePathResult {
 export interface QueueThroughputResult {
 	startupSeconds: number;
 	paths: QueuePathResult[];
+	sharedKey: SharedKeyResult[];
 }
 
 async function measuredBurst(
@@ -89,7 +96,7 @@ export async function measureQueueThroughput(
 	log: (line: string) => void,
 ): Promise<QueueThroughputResult> {
 	const workDir = mkdtempSync(join(tmpdir(), 'lc-bench-queue-'));
-	const sandbox = await startSandbox({ port: 0, leads: 50, seed: 7 });
+	const sandbox = await startSandbox({ port: 0, leads: RETURN_ALL_LEADS, seed: 7 });
 	const sink = await startRunSink();
 	let cluster: QueueCluster | undefined;
 	try {
@@ -100,7 +107,7 @@ export async function measureQueueThroughput(
 			tarball,
 			workDir,
 			service: { baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.full },
-			workflows: [benchTriggerWorkflow(sink.url)],
+			workflows: [benchTriggerWorkflow(sink.url), benchReturnAllWorkflow(sink.url)],
 			log: (line) => log(`8: ${line}`),
 		});
 		// One secret signs every delivery: the trigger's subscription's, held by Verify's credential.
@@ -122,7 +129,8 @@ export async function measureQueueThroughput(
 				results[i].bursts.push(await measure(paths[i], args.deliveries));
 			}
 		}
-		return { startupSeconds: running.startupSeconds, paths: results };
+		const sharedKey = await measureSharedKey(running, sandbox, sink, log);
+		return { startupSeconds: running.startupSeconds, paths: results, sharedKey };
 	} finally {
 		await cluster?.stop();
 		await sink.close();

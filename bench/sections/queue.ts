@@ -32,8 +32,8 @@ export function queueSection(result: QueueThroughputResult | Pending): Section {
 		];
 	});
 	const markdown = [
-		'n8n 2.41.1 in queue mode on this machine: one main, two workers, two webhook processes behind a ' +
-			'round-robin TLS balancer (`N8N_WEBHOOK_URL`), Redis and Postgres, all on loopback ' +
+		'n8n 2.41.1 in queue mode on this machine: one main, two workers, two webhook processes behind ' +
+			'nginx (TLS, round robin; `N8N_WEBHOOK_URL`), Redis and Postgres, all on loopback ' +
 			`(cluster ready in ${fixed(result.startupSeconds, 0)} s). Bursts of signed deliveries, 8 in flight, ` +
 			'to the balancer, the paths taking turns (order rotated each round); "runs/s" counts a delivery once ' +
 			'its run has reported from a worker, from the first delivery sent to the last run (median and range ' +
@@ -60,6 +60,39 @@ export function queueSection(result: QueueThroughputResult | Pending): Section {
 				),
 				2,
 			)}**.`,
+		'',
+		sharedKeyMarkdown(result),
 	].join('\n');
 	return { title, markdown, verdicts: [] };
+}
+
+/** Return All on one key shared by both workers: time against pages ÷ limit × window. */
+function sharedKeyMarkdown(result: QueueThroughputResult): string {
+	const rows = result.sharedKey.map((r) => [
+		`${r.runs} × 2,500 leads, ${r.jobsPerWorker} jobs per worker`,
+		`${r.complete} / ${r.runs}`,
+		String(r.pages),
+		`${r.throttled} (worst window ${r.worstWindow})`,
+		`${fixed(r.seconds, 1)} s`,
+		`**${fixed(r.ratio, 2)} ×**`,
+		r.perWindow.join(' '),
+	]);
+	return [
+		'Return All on one API key shared by both workers, 20 requests per 2 s (the sandbox), the ' +
+			"workers sharing nothing but the service's answers. Time from the first page asked to the " +
+			'last, against pages ÷ limit × window (target ≤ 1.25 ×, at most one 429 per window).',
+		'',
+		table(
+			[
+				'Runs',
+				'Every lead once',
+				'Pages',
+				'429s',
+				'Time',
+				'÷ pages ÷ limit × window',
+				'Requests per window',
+			],
+			rows,
+		),
+	].join('\n');
 }

@@ -1,209 +1,188 @@
+import { spawn, type ChildProcess } from 'child_process';
 import { createHash } from 'crypto';
-import { readFileSync } from 'fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'http';
-import { createServer, type Server } from 'https';
-import type { Socket } from 'net';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'fs';
+import { connect } from 'net';
+import { join } from 'path';
 
+import { stopProcessGroup, waitFor } from '../real-n8n/processes';
 import type { CertificateFiles } from '../support/tls';
 
-// A small round-robin load balancer in front of n8n's webhook processes, as a user runs one
-// (nginx, HAProxy, a cloud balancer): it ends TLS, sends each request to the next process in
-// turn, and goes on to the next one when a process refuses the connection (it is restarting).
-// For the tests it can also lose answers: the request reaches n8n, which handles it, but the
-// caller's connection is cut before the answer arrives, so the service counts a failed delivery
-// and retries it later, possibly to the other process.
+// nginx from Debian as the balancer in front of n8n's webhook processes, with the configuration
+// users get (nginx/webhooks.conf): TLS ended, round robin, forwarded headers, a refused connection
+// sent on to the other process. It runs in the foreground of a child process of ours, with its
+// own prefix in a scratch folder, and is stopped by its PID. Its access log tells the tests where
+// each request went.
+
+export const CONFIG_DIR = join(__dirname, 'nginx');
+/** Passive health checks of each webhook process, as docs/queue-mode.md shows them. */
+export const SERVER_PARAMETERS = 'max_fails=3 fail_timeout=10s';
+/** proxy_read_timeout and proxy_send_timeout: under the service's 10 s. */
+export const READ_TIMEOUT = '9s';
 
 export interface BalancedRequest {
+	/** When the request came in, and when its answer went out. */
 	at: number;
-	/** When the answer came back from the webhook process (or the attempt failed). */
 	answeredAt: number;
 	path: string;
 	/** sha256 of the body: the same event retried has the same one. */
 	bodyKey: string;
-	/** Index of the webhook process that handled it, or -1 when none could be reached. */
+	/** Index of the webhook process that answered, or -1 when none could be reached. */
 	backend: number;
+	/** What the caller got: n8n's status, or nginx's own (502, 504). */
 	status: number;
-	/** The answer came but the caller never got it. */
-	lost: boolean;
+	/** Processes tried, in order (more than one when a connection was refused). */
+	tried: number[];
+	forwardedFor: string;
 }
 
 export interface BalancerOptions {
 	certificate: CertificateFiles;
 	port: number;
-	/** Loopback ports of the webhook processes. */
-	backends: number[];
+	/** Scratch folder for nginx's prefix: configuration, pid file, logs. */
+	workDir: string;
+	/** proxy_read_timeout / proxy_send_timeout, nginx's syntax ("8s"). */
+	readTimeout?: string;
 }
 
 export interface Balancer {
 	url: string;
 	port: number;
-	log: BalancedRequest[];
-	setBackends(ports: number[]): void;
-	/** While on, the first answer to every distinct body is lost (the service then retries). */
-	loseFirstAnswers(on: boolean): void;
-	/** How many requests each webhook process handled (by index). */
+	pid?: number;
+	/** Requests answered since the last `clearLog`. */
+	readonly log: BalancedRequest[];
+	/** Starts nginx over these loopback ports, or reloads it (SIGHUP) with them. */
+	setBackends(ports: number[], readTimeout?: string): Promise<void>;
+	/** How many requests each webhook process answered (by index). */
 	perBackend(path?: string): number[];
 	clearLog(): void;
 	close(): Promise<void>;
 }
 
-interface Forwarded {
-	status: number;
-	headers: IncomingHttpHeaders;
-	body: Buffer;
-}
-
-function forward(
-	port: number,
-	method: string,
-	path: string,
-	headers: IncomingHttpHeaders,
-	body: Buffer,
-): Promise<Forwarded> {
-	return new Promise((resolve, reject) => {
-		const upstream = httpRequest(
-			{
-				host: '127.0.0.1',
-				port,
-				method,
-				path,
-				headers: { ...headers, host: `127.0.0.1:${port}`, 'content-length': String(body.length) },
-				timeout: 30_000,
-				agent: false,
-			},
-			(res) => {
-				const chunks: Buffer[] = [];
-				res.on('data', (chunk: Buffer) => chunks.push(chunk));
-				res.on('end', () =>
-					resolve({
-						status: res.statusCode ?? 0,
-						headers: res.headers,
-						body: Buffer.concat(chunks),
-					}),
-				);
-				res.on('error', reject);
-			},
-		);
-		upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
-		upstream.on('error', reject);
-		upstream.end(body);
+/** The configuration of this repository, with `{{NAME}}` filled in. */
+function render(file: string, values: Record<string, string>): string {
+	return readFileSync(join(CONFIG_DIR, file), 'utf8').replace(/\{\{(\w+)\}\}/g, (_, name) => {
+		if (!(name in values)) throw new Error(`${file}: no value for {{${name}}}`);
+		return values[name];
 	});
 }
 
-/** Nobody listens there (a process restarting): try the next one. A request cut after it was
- * sent is not sent again (a POST may have been handled): the caller gets 502, as from nginx. */
-function isUnreachable(error: unknown): boolean {
-	const code = (error as NodeJS.ErrnoException).code;
-	return code === 'ECONNREFUSED';
+export function nginxBin(): string | undefined {
+	return ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((path) => existsSync(path));
+}
+
+function accepts(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = connect({ host: '127.0.0.1', port });
+		socket.once('connect', () => (socket.destroy(), resolve(true)));
+		socket.once('error', () => resolve(false));
+	});
 }
 
 export async function startBalancer(options: BalancerOptions): Promise<Balancer> {
-	let backends = [...options.backends];
-	let next = 0;
-	let loseFirst = false;
-	const seenBodies = new Set<string>();
-	const log: BalancedRequest[] = [];
-	const sockets = new Set<Socket>();
+	const binary = nginxBin();
+	if (!binary) throw new Error('nginx is not installed (apt-get install nginx)');
+	const prefix = join(options.workDir, 'nginx');
+	for (const dir of ['', 'body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+		mkdirSync(join(prefix, dir), { recursive: true });
+	}
+	const accessLog = join(prefix, 'access.log');
+	let backends: number[] = [];
+	let child: ChildProcess | undefined;
+	let logFrom = 0;
 
-	const server: Server = createServer(
-		{
-			key: readFileSync(options.certificate.keyPath),
-			cert: readFileSync(options.certificate.certPath),
-		},
-		(req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', async () => {
-				const body = Buffer.concat(chunks);
-				const at = Date.now();
-				const path = req.url ?? '/';
-				const bodyKey = createHash('sha256').update(body).digest('hex');
-				const entry: BalancedRequest = {
-					at,
-					answeredAt: 0,
-					path,
-					bodyKey,
-					backend: -1,
-					status: 0,
-					lost: false,
+	const writeConfig = (readTimeout: string) => {
+		writeFileSync(join(prefix, 'nginx.conf'), render('nginx.conf', { PREFIX: prefix }));
+		const servers = backends
+			.map((port) => `server 127.0.0.1:${port} ${SERVER_PARAMETERS};`)
+			.join('\n    ');
+		writeFileSync(
+			join(prefix, 'webhooks.conf'),
+			render('webhooks.conf', {
+				SERVERS: servers,
+				PORT: String(options.port),
+				CERT: options.certificate.certPath,
+				KEY: options.certificate.keyPath,
+				READ_TIMEOUT: readTimeout,
+			}),
+		);
+	};
+	const entries = (): BalancedRequest[] => {
+		if (!existsSync(accessLog)) return [];
+		const text = readFileSync(accessLog).subarray(logFrom).toString('utf8');
+		return text
+			.split('\n')
+			.filter(Boolean)
+			.map((line) => {
+				const raw = JSON.parse(line) as Record<string, string | number>;
+				const tried = String(raw.upstream)
+					.split(/[,:]\s*/)
+					.map(Number)
+					.filter((n) => backends.includes(n))
+					.map((port) => backends.indexOf(port));
+				const answeredAt = Math.round(Number(raw.at) * 1000);
+				return {
+					at: answeredAt - Math.round(Number(raw.took) * 1000),
+					answeredAt,
+					path: String(raw.path),
+					bodyKey: createHash('sha256').update(String(raw.body), 'utf8').digest('hex'),
+					backend: String(raw.upstreamStatus).match(/\d+$/) ? (tried.at(-1) ?? -1) : -1,
+					status: Number(raw.status),
+					tried,
+					forwardedFor: String(raw.forwardedFor),
 				};
-				log.push(entry);
-				const first = next;
-				next = (next + 1) % Math.max(1, backends.length);
-				let forwarded: Forwarded | undefined;
-				for (let tried = 0; tried < backends.length && !forwarded; tried++) {
-					const index = (first + tried) % backends.length;
-					try {
-						forwarded = await forward(
-							backends[index],
-							req.method ?? 'GET',
-							path,
-							req.headers,
-							body,
-						);
-						entry.backend = index;
-					} catch (error) {
-						if (!isUnreachable(error)) break;
-					}
-				}
-				entry.answeredAt = Date.now();
-				if (!forwarded) {
-					entry.status = 502;
-					res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway');
-					return;
-				}
-				entry.status = forwarded.status;
-				const isDelivery = req.method === 'POST' && path.startsWith('/webhook/');
-				if (loseFirst && isDelivery && !seenBodies.has(bodyKey)) {
-					seenBodies.add(bodyKey);
-					entry.lost = true;
-					req.socket.destroy();
-					return;
-				}
-				seenBodies.add(bodyKey);
-				const headers = { ...forwarded.headers };
-				delete headers['transfer-encoding'];
-				delete headers.connection;
-				headers['content-length'] = String(forwarded.body.length);
-				res.writeHead(forwarded.status, headers).end(forwarded.body);
 			});
-		},
-	);
-	server.on('connection', (socket: Socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	server.on('tlsClientError', () => undefined);
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(options.port, '127.0.0.1', () => resolve());
-	});
+	};
 
-	return {
+	const balancer: Balancer = {
 		url: `https://localhost:${options.port}/`,
 		port: options.port,
-		log,
-		setBackends(ports) {
-			backends = [...ports];
-			next = 0;
+		get log() {
+			return entries();
 		},
-		loseFirstAnswers(on) {
-			loseFirst = on;
-			seenBodies.clear();
+		async setBackends(ports, readTimeout = options.readTimeout ?? READ_TIMEOUT) {
+			backends = [...ports];
+			writeConfig(readTimeout);
+			if (child && child.exitCode === null) {
+				const before = readFileSync(join(prefix, 'nginx.pid'), 'utf8');
+				child.kill('SIGHUP');
+				// The master answers SIGHUP by starting new workers; give them a moment.
+				await new Promise((resolve) => setTimeout(resolve, 300));
+				if (child.exitCode !== null) throw new Error(`nginx exited on reload: ${before}`);
+				return;
+			}
+			const conf = join(prefix, 'nginx.conf');
+			child = spawn(binary, ['-p', prefix, '-c', conf, '-e', join(prefix, 'error.log')], {
+				detached: true,
+				stdio: 'ignore',
+			});
+			balancer.pid = child.pid;
+			await waitFor(
+				`nginx on port ${options.port}`,
+				async () => {
+					if (child!.exitCode !== null) {
+						const errors = existsSync(join(prefix, 'error.log'))
+							? readFileSync(join(prefix, 'error.log'), 'utf8')
+							: '';
+						throw new Error(`nginx exited with ${child!.exitCode}: ${errors}`);
+					}
+					return (await accepts(options.port)) ? true : undefined;
+				},
+				{ timeoutMs: 20_000, intervalMs: 100 },
+			);
 		},
 		perBackend(pathPrefix = '/webhook/') {
 			const counts = backends.map(() => 0);
-			for (const entry of log) {
+			for (const entry of entries()) {
 				if (entry.backend >= 0 && entry.path.startsWith(pathPrefix)) counts[entry.backend]++;
 			}
 			return counts;
 		},
 		clearLog() {
-			log.length = 0;
+			logFrom = existsSync(accessLog) ? statSync(accessLog).size : 0;
 		},
-		close() {
-			for (const socket of sockets) socket.destroy();
-			return new Promise((resolve) => server.close(() => resolve()));
+		async close() {
+			if (child && child.exitCode === null) await stopProcessGroup(child, 5_000);
 		},
 	};
+	return balancer;
 }

@@ -9,16 +9,19 @@ import { CREDENTIAL_ID, CREDENTIAL_NAME, type ServiceAccess } from '../real-n8n/
 import { freePort } from '../support/ports';
 import { writeSelfSignedCertificate, type CertificateFiles } from '../support/tls';
 import { startBalancer, type Balancer } from './balancer';
+import { startFaultProxy, type FaultProxy } from './faultProxy';
 import { N8nDatabase } from './n8nDatabase';
 import { N8nProcess } from './n8nProcess';
 import { startPostgres, type RunningPostgres } from './postgres';
 import { startRedis, type RunningRedis } from './redis';
-import { ensureRedisAndPostgres } from './system';
+import { ensureNginx, ensureRedisAndPostgres } from './system';
 
 // n8n's queue mode on one machine, as a user scales n8n out: Redis and Postgres shared by one
 // main process (editor, API, activation), workers (every execution) and webhook processes
-// (production webhooks) behind a round-robin balancer whose https:// address is N8N_WEBHOOK_URL.
-// Everything listens on loopback on free ports; everything started is stopped by its PID.
+// (production webhooks) behind nginx as the round-robin balancer. The service reaches nginx
+// through a fault proxy (N8N_WEBHOOK_URL), which passes everything through unless a test asks it
+// to lose answers. Everything listens on loopback on free ports; everything started is stopped by
+// its PID.
 
 export interface QueueClusterOptions {
 	/** The packed package, installed the community way into every process's user folder. */
@@ -30,7 +33,8 @@ export interface QueueClusterOptions {
 	workflows: Array<{ id: string }>;
 	/** Credentials imported beside the service's (n8n's import format, `data` in plain text). */
 	credentials?: ImportedCredential[];
-	/** The balancer's port, when subscriptions to it must exist before the cluster starts. */
+	/** The public port (the fault proxy's), when subscriptions to it must exist before the
+	 * cluster starts. */
 	balancerPort?: number;
 	workers?: number;
 	webhooks?: number;
@@ -52,7 +56,10 @@ const ENCRYPTION_KEY = 'lead-conversations-queue-encryption-key';
 export class QueueCluster {
 	redis!: RunningRedis;
 	postgres!: RunningPostgres;
+	/** nginx in front of the webhook processes. */
 	balancer!: Balancer;
+	/** In front of nginx: N8N_WEBHOOK_URL, where the service delivers. */
+	faults!: FaultProxy;
 	certificate!: CertificateFiles;
 	main!: N8nProcess;
 	workers: N8nProcess[] = [];
@@ -97,10 +104,16 @@ export class QueueCluster {
 		);
 
 		this.certificate = writeSelfSignedCertificate(workDir);
+		await ensureNginx();
 		this.balancer = await startBalancer({
 			certificate: this.certificate,
+			port: await freePort(),
+			workDir,
+		});
+		this.faults = await startFaultProxy({
+			certificate: this.certificate,
 			port: this.options.balancerPort ?? (await freePort()),
-			backends: [],
+			target: this.balancer.port,
 		});
 		this.sharedEnv = {
 			DB_TYPE: 'postgresdb',
@@ -120,7 +133,9 @@ export class QueueCluster {
 			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
 			N8N_PROTOCOL: 'http',
 			N8N_HOST: 'localhost',
-			N8N_WEBHOOK_URL: this.balancer.url,
+			N8N_WEBHOOK_URL: this.faults.url,
+			// nginx is the one proxy n8n's webhook processes see.
+			N8N_PROXY_HOPS: '1',
 			N8N_SECURE_COOKIE: 'false',
 			N8N_LOG_LEVEL: 'info',
 			...this.options.env,
@@ -162,12 +177,14 @@ export class QueueCluster {
 		this.apiKey = await session.createApiKey('queue');
 		this.api = new N8nPublicApi(this.mainServer(), this.apiKey);
 		await Promise.all([...this.workers, ...this.webhooks].map((p) => p.start()));
-		this.balancer.setBackends(this.webhooks.map((p) => p.port));
+		await this.balancer.setBackends(this.webhooks.map((p) => p.port));
 		this.startupSeconds = (Date.now() - started) / 1000;
 		this.log(
 			`ready in ${this.startupSeconds.toFixed(0)} s: ${this.processes()
 				.map((p) => `${p.label} :${p.port} (pid ${p.pid})`)
-				.join(', ')}, balancer ${this.balancer.url}`,
+				.join(
+					', ',
+				)}, nginx ${this.balancer.url} (pid ${this.balancer.pid}), service deliveries via ${this.faults.url}`,
 		);
 	}
 
@@ -181,7 +198,7 @@ export class QueueCluster {
 		return {
 			url: main.url,
 			port: main.port,
-			webhookUrl: this.balancer.url,
+			webhookUrl: this.faults.url,
 			logFile: main.logFile,
 			process: main.child,
 			log: () => main.log(),
@@ -242,6 +259,7 @@ export class QueueCluster {
 	async stop(): Promise<void> {
 		const stops = this.processes().map((p) => p.stop(15_000).catch(() => undefined));
 		await Promise.all(stops);
+		await this.faults?.close().catch(() => undefined);
 		await this.balancer?.close().catch(() => undefined);
 		await this.redis?.stop().catch(() => undefined);
 		await this.postgres?.stop().catch(() => undefined);

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'fs';
 import { join } from 'path';
 
 import { runCommand, tail } from '../real-n8n/processes';
+import { nginxBin } from './balancer';
 
 /** Where Debian puts the Postgres server binaries: /usr/lib/postgresql/<major>/bin. */
 export function postgresBinDir(): string | undefined {
@@ -51,4 +52,27 @@ export async function ensureRedisAndPostgres(): Promise<{ redis: string; postgre
 	if (!redis || !postgresBin)
 		throw new Error('redis-server or the Postgres server is still missing');
 	return { redis, postgresBin };
+}
+
+/** nginx from Debian, installed with apt-get when missing (the queue suite's balancer). */
+export async function ensureNginx(): Promise<string> {
+	if (!nginxBin()) {
+		log('installing nginx with apt-get');
+		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+		const update = await runCommand('apt-get', ['update'], { env, timeoutMs: 600_000 });
+		if (update.code !== 0) throw new Error(`apt-get update failed:\n${tail(update.stderr)}`);
+		const install = await runCommand(
+			'apt-get',
+			['install', '-y', '--no-install-recommends', 'nginx'],
+			{
+				env,
+				timeoutMs: 900_000,
+			},
+		);
+		if (install.code !== 0)
+			throw new Error(`apt-get install nginx failed:\n${tail(install.stderr)}`);
+	}
+	const binary = nginxBin();
+	if (!binary) throw new Error('nginx is still missing');
+	return binary;
 }

@@ -6,12 +6,13 @@ import { onlyNewSpecs } from '../points/onlyNew';
 import { pollTriggerSpecs } from '../points/pollTrigger';
 import { rateLimitSpecs } from '../points/rateLimit';
 import { refusedRunSpecs, sigkillSpecs } from '../points/sigkill';
+import { slowProcessSpecs } from '../points/slowProcess';
 import { stressSpecs } from '../points/stress';
 import { verifyPathSpecs } from '../points/verifyPath';
 import { useQueueCluster } from '../support/suite';
 
 // The package's promises in n8n's queue mode. One cluster (main, 2 workers, 2 webhook
-// processes, a round-robin balancer, Redis, Postgres) serves every point, in this order; each
+// processes, nginx as the balancer, Redis, Postgres) serves every point, in this order; each
 // point lives in its own module under ../points. Each test prints the figure it measured, then
 // asserts its target.
 
@@ -28,3 +29,4 @@ describe('5. rate limit shared by two workers', rateLimitSpecs);
 describe('6. the examples in queue mode', exampleSpecs);
 describe('7. answering only what n8n accepted: SIGKILL of a webhook process', sigkillSpecs);
 describe('7. answering only what n8n accepted: n8n cannot create the run', refusedRunSpecs);
+describe('8. behind nginx: a webhook process that answers slowly', slowProcessSpecs);

@@ -18,7 +18,7 @@ export async function withLostAnswersAndRestart<T>(
 	sandbox.control.setOptions({ retryScale: 0.2 });
 	sandbox.control.clearDeliveries();
 	cluster.balancer.clearLog();
-	cluster.balancer.loseFirstAnswers(true);
+	cluster.faults.loseFirstAnswers(true);
 	let restart: Promise<void> | undefined;
 	try {
 		const made = await stream(() => {
@@ -28,7 +28,7 @@ export async function withLostAnswersAndRestart<T>(
 		await deliveredToSubscription(subscriptionId, events, 150_000);
 		return made;
 	} finally {
-		cluster.balancer.loseFirstAnswers(false);
+		cluster.faults.loseFirstAnswers(false);
 		sandbox.control.setOptions({ retryScale: 1 });
 		if (!cluster.webhooks[1].running) await cluster.webhooks[1].start();
 	}
