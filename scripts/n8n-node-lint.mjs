@@ -6,8 +6,8 @@
 // with the node rules. This repository also holds tests, a service simulator and tooling that run
 // on Node and may do what a node must not (read process.env, open sockets), so its own
 // eslint.config.mjs is the same configuration limited to the shipped sources plus the scanner's
-// rules (see the README, "Lint: how this package meets n8n-node lint"). To run the tool exactly as
-// n8n's verified authors do, this script lays out the package the way `n8n-node new` does:
+// rules (see docs/verification-and-lint.md, "Lint"). To run the tool exactly as n8n's verified
+// authors do, this script lays out the package the way `n8n-node new` does:
 // package.json with `strict: true`, the default eslint.config.mjs taken from @n8n/node-cli's
 // own template, tsconfig.json, nodes/, credentials/ and icons/. It then:
 //   1. proves strict mode is on: with one extra line in eslint.config.mjs, n8n-node lint must

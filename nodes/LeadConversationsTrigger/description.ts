@@ -1,4 +1,4 @@
-import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions, TriggerPanelDefinition } from 'n8n-workflow';
 
 import {
 	LEAD_API_CHANNEL,

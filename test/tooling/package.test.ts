@@ -50,7 +50,7 @@ describe('package.json as the community-package rules want it', () => {
 		expect(packageJson.engines).toEqual({ node: '>=22.16' });
 	});
 
-	it('declares strict mode off: its eslint.config.mjs extends the default (see README, Lint)', () => {
+	it('declares strict mode off: its eslint.config.mjs extends the default (see docs/verification-and-lint.md)', () => {
 		expect(packageJson.n8n.strict).toBe(false);
 		expect(packageJson.scripts['lint:n8n-node']).toBe('node scripts/n8n-node-lint.mjs');
 	});

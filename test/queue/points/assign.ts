@@ -10,7 +10,7 @@ import { example, suite } from '../support/suite';
 
 // Point 9: Lead → Assign in queue mode, the way the README tells queue users to set it up: the
 // assignment example with Turns = Spread by Lead ID and its own roster table, made through n8n's
-// public API. The balancer loses the first answer of every event, so the service retries and the
+// public API. The fault proxy in front of nginx loses the first answer of every event, so the service retries and the
 // trigger runs some events twice, on any worker. No lead may change advisor once it has one.
 
 const TABLE = 'Queue advisors roster';
@@ -90,7 +90,7 @@ export function assignSpecs(): void {
 		sandbox.control.setOptions({ retryScale: 0.2 });
 		sandbox.control.clearDeliveries();
 		sandbox.control.clearRequests();
-		cluster.balancer.loseFirstAnswers(true);
+		cluster.faults.loseFirstAnswers(true);
 		let executions: Record<string, number> = {};
 		try {
 			// 8 events at a time; the next 8 once as many runs have finished.
@@ -116,7 +116,7 @@ export function assignSpecs(): void {
 				{ timeoutMs: 300_000, intervalMs: 1_000 },
 			);
 		} finally {
-			cluster.balancer.loseFirstAnswers(false);
+			cluster.faults.loseFirstAnswers(false);
 			sandbox.control.setOptions({ retryScale: 1 });
 			watch();
 			clearInterval(watcher);
