@@ -112,7 +112,8 @@ describe('rate limits', () => {
 			operation: 'getAll',
 			returnAll: true,
 		});
-		expect(Date.now() - started).toBeLessThan(5000);
+		// Half the 120 s bound: a node that waited once would miss it, a loaded machine would not.
+		expect(Date.now() - started).toBeLessThan(60_000);
 		expect(result.status).toBe('error');
 		expect(result.output('Lead Conversations')).toEqual([]);
 		expect(result.error?.httpCode).toBe('429');
