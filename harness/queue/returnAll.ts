@@ -21,6 +21,11 @@ export interface ReturnAllBatch {
 	startSpreadMs: number;
 	/** Requests the service counted in each window, from the first to the last. */
 	perWindow: number[];
+	/**
+	 * Requests counted in each window that began once every run had asked its first page and
+	 * ended before the first run reported: the windows in which all runs were reading.
+	 */
+	whileAllRead: number[];
 }
 
 /**
@@ -68,8 +73,11 @@ export async function returnAllBatch(options: {
 		counts.set(window, (counts.get(window) ?? 0) + 1);
 	}
 	const windows = [...counts.keys()].sort((a, b) => a - b);
+	const reports = sink.of(kind).slice(before);
+	const allStarted = firstPages.length ? Math.max(...firstPages) : Infinity;
+	const firstDone = reports.length ? Math.min(...reports.map((r) => r.at)) : -Infinity;
 	return {
-		runs: sink.of(kind).slice(before),
+		runs: reports,
 		answers: answers.map((a) => a.status),
 		pages: requests.filter((r) => r.status === 200).length,
 		throttled: requests.filter((r) => r.status === 429).map((r) => r.at),
@@ -81,6 +89,9 @@ export async function returnAllBatch(options: {
 					(_, i) => counts.get(windows[0] + i) ?? 0,
 				)
 			: [],
+		whileAllRead: windows
+			.filter((w) => w * windowMs >= allStarted && (w + 1) * windowMs <= firstDone)
+			.map((w) => counts.get(w) ?? 0),
 	};
 }
 

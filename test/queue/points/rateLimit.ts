@@ -101,17 +101,19 @@ export function rateLimitSpecs(): void {
 		} finally {
 			await workersAt(2);
 		}
-		// The windows between the first and the last (which the runs fill only in part).
-		const steady = measured.batch.perWindow.slice(1, -1);
+		// The windows in which every run was reading: from the last run's first page to the first
+		// run's report (the runs start over a few seconds here, and end at different times).
+		const steady = measured.batch.whileAllRead;
 		const settled = steady.filter((n) => n >= LIMIT - 1).length;
 		recordFigure({
 			point: '5',
 			test: 'rate limit across workers: 10 × 2,500 leads, 5 jobs per worker',
-			figure: `${measured.figure}; ${settled} of ${steady.length} whole windows at ${LIMIT - 1} or more`,
+			figure: `${measured.figure}; while all runs read: ${steady.join(' ')} (${settled} of ${steady.length} windows at ${LIMIT - 1} or more)`,
 			target:
 				'every lead once, 0 failed, ≤ 1 × 429 per window, ≤ 1.25 ×; whole windows near the limit',
 		});
 		expectTargets(measured, 10);
+		expect(steady.length).toBeGreaterThanOrEqual(3);
 		expect(settled).toBeGreaterThanOrEqual(Math.ceil(steady.length * 0.8));
 	});
 }

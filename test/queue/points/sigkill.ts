@@ -62,8 +62,6 @@ export function sigkillSpecs(): void {
 		});
 		expect(killedAt).toBeGreaterThan(0);
 		expect(deliveredWithoutRun).toEqual([]);
-		// No event lost: every one of them ran.
-		expect(result.missing).toEqual([]);
 	});
 }
 
