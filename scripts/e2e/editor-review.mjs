@@ -335,20 +335,11 @@ try {
 	await page.waitForTimeout(500);
 	const rowCount = await rows.count();
 	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
-	const outcome = await Promise.race([
-		ndv
-			.locator('[data-test-id="node-error-message"], [data-test-id="node-error-description"]')
-			.first()
-			.waitFor({ state: 'visible', timeout: 120_000 })
-			.then(() => 'error'),
-		ndv
-			.locator(
-				'[data-test-id="ndv-output-panel"] table, [data-test-id="ndv-output-panel"] [data-test-id="run-data-schema-item"]',
-			)
-			.first()
-			.waitFor({ state: 'visible', timeout: 120_000 })
-			.then(() => 'output'),
-	]);
+	// The step's output table, or its error: whichever shows first.
+	const output = ndv.locator('[data-test-id="output-panel"] table').first();
+	const error = ndv.locator('[data-test-id="node-error-message"]').first();
+	await output.or(error).waitFor({ state: 'visible', timeout: 180_000 });
+	const outcome = (await error.isVisible()) ? 'error' : 'output';
 	seen.updateAgent = { rows: rowCount, outcome, text: await visibleText(ndv) };
 	await shoot('node-agent-update.png');
 	await closeNode();
