@@ -155,11 +155,12 @@ async function rest(page, method, path, data) {
 	return (await response.json()).data;
 }
 
-/** The text a person sees in an element, input values included. */
+/** The text a person sees in an element, input values and placeholders included. */
 async function visibleText(locator) {
 	return await locator.evaluate((element) => {
+		// An empty input shows its placeholder ("Add Option" is a select's placeholder).
 		const values = [...element.querySelectorAll('input, textarea')]
-			.map((input) => input.value)
+			.map((input) => input.value || input.placeholder)
 			.filter((value) => value);
 		return `${element.innerText}\n${values.join('\n')}`;
 	});
