@@ -17,7 +17,7 @@ export const CONFIG_DIR = join(__dirname, 'nginx');
 /** Passive health checks of each webhook process, as docs/queue-mode.md shows them. */
 export const SERVER_PARAMETERS = 'max_fails=3 fail_timeout=10s';
 /** proxy_read_timeout and proxy_send_timeout: under the service's 10 s. */
-export const READ_TIMEOUT = '9s';
+export const READ_TIMEOUT = '60s';
 
 export interface BalancedRequest {
 	/** When the request came in, and when its answer went out. */
