@@ -4,8 +4,7 @@ import { join } from 'path';
 import { installCommunityPackage } from '../real-n8n/community-package';
 import { n8nCli } from '../real-n8n/n8n-cli';
 import { N8nPublicApi, N8nSession, type N8nServer } from '../real-n8n/n8n-server';
-import { credentialType } from '../real-n8n/paths';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, type ServiceAccess } from '../real-n8n/setup';
+import { type ServiceAccess, writeCredentialsFile } from '../real-n8n/setup';
 import { freePort } from '../support/ports';
 import { writeSelfSignedCertificate, type CertificateFiles } from '../support/tls';
 import { startBalancer, type Balancer } from './balancer';
@@ -211,18 +210,10 @@ export class QueueCluster {
 	}
 
 	async importCredential(): Promise<void> {
-		const file = join(this.main.options.userFolder, 'credentials.json');
-		writeFileSync(
-			file,
-			JSON.stringify([
-				{
-					id: CREDENTIAL_ID,
-					name: CREDENTIAL_NAME,
-					type: credentialType,
-					data: { apiKey: this.options.service.apiKey, baseUrl: this.options.service.baseUrl },
-				},
-				...(this.options.credentials ?? []),
-			]),
+		const file = writeCredentialsFile(
+			this.main.options.userFolder,
+			this.options.service,
+			this.options.credentials,
 		);
 		await this.cli(['import:credentials', `--input=${file}`]);
 	}

@@ -6,6 +6,8 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
+import { FLAT_LEAD_COLUMNS } from '../../nodes/shared/flatLead';
+import { LEAD_CHANNELS } from '../../sandbox/constants';
 import { seededRandom } from '../support/random';
 import type { RunningSandbox, StoredLead } from '../../sandbox/contract';
 import type { N8nPublicApi } from './n8n-server';
@@ -15,23 +17,8 @@ export const MIRROR_EXAMPLE = 'leads-mirror-to-data-table.json';
 export const INSTANT_EXAMPLE = 'qualified-and-assigned-to-data-table.json';
 export const MIRROR_TABLE = 'Leads';
 
-/** The lead's fields as the table's columns: `id` is a system column of n8n's data tables. */
-export const LEAD_FIELDS = [
-	'id',
-	'name',
-	'phone',
-	'email',
-	'channel',
-	'vehicle_interest',
-	'score',
-	'intent',
-	'status',
-	'assigned_to',
-	'created_at',
-	'updated_at',
-	'last_activity_at',
-	'organization_id',
-] as const;
+/** The lead's fields as the table's columns (the Flat columns); `id` is a system column of n8n's data tables. */
+export const LEAD_FIELDS = FLAT_LEAD_COLUMNS;
 export const columnOf = (field: string) => (field === 'id' ? 'lead_id' : field);
 
 /** The example workflow as shipped, with `edit` applied to its poll trigger's parameters. */
@@ -126,9 +113,14 @@ export async function leadsOfAccount(sandbox: RunningSandbox): Promise<StoredLea
 
 const ADVISORS = ['user_ana_lopez', 'user_bruno_diaz', 'user_carla_ruiz'];
 const INTERESTS = ['SUV', 'Pickup 4x4', 'Compact sedan', 'Electric hatchback', 'Used minivan'];
-const CHANNELS = ['chat_app', 'social_a', 'social_b', 'marketplace', 'web_form', 'email', 'phone'];
+const CHANNELS = LEAD_CHANNELS;
 
-async function patchLead(sandbox: RunningSandbox, id: string, body: object): Promise<StoredLead> {
+/** PATCH /leads/{id} on the sandbox, as a person or the service's AI would change a lead. */
+export async function patchLead(
+	sandbox: RunningSandbox,
+	id: string,
+	body: object,
+): Promise<StoredLead> {
 	const res = await fetch(`${sandbox.baseUrl}/leads/${id}`, {
 		method: 'PATCH',
 		headers: { 'X-API-Key': sandbox.keys.full, 'Content-Type': 'application/json' },

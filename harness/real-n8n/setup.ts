@@ -33,19 +33,25 @@ export async function prepareUserFolder(label: string, service: ServiceAccess): 
 	return userFolder;
 }
 
-export async function importCredential(userFolder: string, service: ServiceAccess): Promise<void> {
+/** Writes the file `n8n import:credentials` reads: the service credential, then `others`. */
+export function writeCredentialsFile(
+	userFolder: string,
+	service: ServiceAccess,
+	others: object[] = [],
+): string {
 	const file = join(userFolder, 'credentials.json');
-	writeFileSync(
-		file,
-		JSON.stringify([
-			{
-				id: CREDENTIAL_ID,
-				name: CREDENTIAL_NAME,
-				type: credentialType,
-				data: { apiKey: service.apiKey, baseUrl: service.baseUrl },
-			},
-		]),
-	);
+	const credential = {
+		id: CREDENTIAL_ID,
+		name: CREDENTIAL_NAME,
+		type: credentialType,
+		data: { apiKey: service.apiKey, baseUrl: service.baseUrl },
+	};
+	writeFileSync(file, JSON.stringify([credential, ...others]));
+	return file;
+}
+
+export async function importCredential(userFolder: string, service: ServiceAccess): Promise<void> {
+	const file = writeCredentialsFile(userFolder, service);
 	await n8nCli(userFolder, ['import:credentials', `--input=${file}`]);
 }
 

@@ -112,10 +112,11 @@ export class LeadConversationsPollTrigger implements INodeType {
 			);
 			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 		}
+		const round = { settings, stored, deadline, budgetMs, polledAt };
 		const { items, position } =
 			settings.event === POLL_EVENTS.newLead
-				? await pollNewLeads(this, settings, stored, deadline, budgetMs, polledAt)
-				: await pollStatuses(this, settings, stored, deadline, budgetMs, polledAt);
+				? await pollNewLeads(this, round)
+				: await pollStatuses(this, round);
 		writePosition(staticData, position);
 		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 	}

@@ -5,13 +5,13 @@ import {
 	LEAD_API_CHANNEL,
 	LEAD_CHANNELS,
 	LEAD_INTENTS,
-	SCORE_MAX,
-	SCORE_MIN,
 } from '../shared/constants';
 import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
 import { LEAD_OUTPUTS, POLL_EVENTS, WATCHABLE_LEAD_STATUSES } from './events';
 import { costLines } from './pollCost';
+import { optionsCollection } from '../shared/descriptions';
+import { minimumScoreOption } from '../shared/events/options';
 
 const showForStatus = { show: { event: [POLL_EVENTS.leadStatus] } };
 
@@ -127,25 +127,13 @@ export const pollTriggerProperties: INodeProperties[] = [
 				default: [],
 				description: "Start the workflow only when the lead's intent is one of these",
 			},
-			{
-				displayName: 'Only If Score Is At Least',
-				name: 'minimumScore',
-				type: 'number',
-				typeOptions: { minValue: SCORE_MIN, maxValue: SCORE_MAX },
-				default: 0,
-				description:
-					"Start the workflow only when the lead's score is at least this when it reaches the status",
-			},
+			minimumScoreOption(
+				"Start the workflow only when the lead's score is at least this when it reaches the status",
+			),
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { event: [POLL_EVENTS.leadChanged] } },
-		options: [
+	optionsCollection(
+		[
 			{
 				displayName: 'Include Existing Leads',
 				name: 'includeExistingLeads',
@@ -156,14 +144,9 @@ export const pollTriggerProperties: INodeProperties[] = [
 			},
 			leadOutputOption,
 		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { event: [POLL_EVENTS.newLead, POLL_EVENTS.leadStatus] } },
-		options: [leadOutputOption],
-	},
+		{ show: { event: [POLL_EVENTS.leadChanged] } },
+	),
+	optionsCollection([leadOutputOption], {
+		show: { event: [POLL_EVENTS.newLead, POLL_EVENTS.leadStatus] },
+	}),
 ];

@@ -45,6 +45,16 @@ export interface WatchedList {
 	query: IDataObject;
 }
 
+/** What one poll works from: the settings, the stored position and its time. */
+export interface PollRound {
+	settings: PollSettings;
+	stored: StoredPosition | undefined;
+	/** Epoch ms by which the poll must be done. */
+	deadline: number;
+	budgetMs: number;
+	polledAt: string;
+}
+
 export interface PollOutcome {
 	items: IDataObject[];
 	position: StoredPosition;
@@ -98,12 +108,9 @@ function tooLongError(context: IPollFunctions, what: string, budgetMs: number): 
 
 export async function pollStatuses(
 	context: IPollFunctions,
-	settings: PollSettings,
-	stored: StoredPosition | undefined,
-	deadline: number,
-	budgetMs: number,
-	polledAt: string,
+	round: PollRound,
 ): Promise<PollOutcome> {
+	const { settings, stored, deadline, budgetMs, polledAt } = round;
 	const inStatus: StatusSets = {};
 	const items: IDataObject[] = [];
 	const conditions = conditionsBesideStatus(settings);
@@ -167,12 +174,9 @@ function closeWindow(
 
 export async function pollNewLeads(
 	context: IPollFunctions,
-	settings: PollSettings,
-	stored: StoredPosition | undefined,
-	deadline: number,
-	budgetMs: number,
-	polledAt: string,
+	round: PollRound,
 ): Promise<PollOutcome> {
+	const { settings, stored, deadline, budgetMs, polledAt } = round;
 	const outcome = (newLeads: NewLeadsPosition, items: IDataObject[] = []): PollOutcome => ({
 		items,
 		position: { version: POSITION_VERSION, watch: POLL_EVENTS.newLead, newLeads },

@@ -1,22 +1,17 @@
 import type { INodeProperties, INodePropertyOptions, TriggerPanelDefinition } from 'n8n-workflow';
 
-import {
-	LEAD_API_CHANNEL,
-	LEAD_CHANNELS,
-	LEAD_INTENTS,
-	LEAD_STATUSES,
-	SCORE_MAX,
-	SCORE_MIN,
-} from '../shared/constants';
+import { LEAD_API_CHANNEL, LEAD_CHANNELS, LEAD_INTENTS, LEAD_STATUSES } from '../shared/constants';
 import {
 	eventOutputOption,
 	maxEventAgeOption,
+	minimumScoreOption,
 	otherEventNamesProperty,
 	webhookEventsProperty,
 } from '../shared/events/options';
 import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
 import { CURRENT_LEAD_FLAT } from './settings';
+import { optionsCollection } from '../shared/descriptions';
 
 /**
  * The panel n8n shows beside the trigger's parameters, in place of its generic "make an event
@@ -74,71 +69,58 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'hidden',
 		default: '',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Fetch Current Lead',
-				name: 'fetchCurrentLead',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to read the lead's current values (one GET per event) and add them as current_lead, so later nodes act on today's values rather than those at the time of the event. Appointment and conversation events fetch the lead they belong to.",
-			},
-			maxEventAgeOption(
-				"Deliveries whose event timestamp is older than this, or more than 5 minutes ahead, are refused with 403 and start no run, even when correctly signed: they can only be captured deliveries sent again. The service's last retry comes about 36 minutes after the first attempt.",
-			),
-			{
-				displayName: 'Only If Channel Is One Of',
-				name: 'channels',
-				type: 'multiOptions',
-				options: optionsOf([...LEAD_CHANNELS, LEAD_API_CHANNEL]),
-				default: [],
-				description:
-					'Start the workflow for a lead event only when the lead came from one of these channels. Other events are not filtered.',
-			},
-			{
-				displayName: 'Only If Intent Is One Of',
-				name: 'intents',
-				type: 'multiOptions',
-				options: optionsOf(LEAD_INTENTS),
-				default: [],
-				description:
-					"Start the workflow for a lead event only when the lead's intent is one of these. Other events are not filtered.",
-			},
-			{
-				displayName: 'Only If Score Is At Least',
-				name: 'minimumScore',
-				type: 'number',
-				typeOptions: { minValue: SCORE_MIN, maxValue: SCORE_MAX },
-				default: 0,
-				description:
-					"Start the workflow for a lead event only when the lead's score is at least this. Other events are not filtered.",
-			},
-			{
-				displayName: 'Only If Status Is One Of',
-				name: 'statuses',
-				type: 'multiOptions',
-				options: optionsOf(LEAD_STATUSES),
-				default: [],
-				description:
-					"Start the workflow for a lead event only when the lead's status is one of these. Other events are not filtered.",
-			},
-			{
-				...eventOutputOption,
-				options: [
-					...(eventOutputOption.options as INodePropertyOptions[]),
-					{
-						name: 'Current Lead, Flat',
-						value: CURRENT_LEAD_FLAT,
-						description: `The lead as it is now (read as by Fetch Current Lead), as the Flat columns of Lead → Get Many and the Poll Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
-					},
-				],
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Fetch Current Lead',
+			name: 'fetchCurrentLead',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to read the lead's current values (one GET per event) and add them as current_lead, so later nodes act on today's values rather than those at the time of the event. Appointment and conversation events fetch the lead they belong to.",
+		},
+		maxEventAgeOption(
+			"Deliveries whose event timestamp is older than this, or more than 5 minutes ahead, are refused with 403 and start no run, even when correctly signed: they can only be captured deliveries sent again. The service's last retry comes about 36 minutes after the first attempt.",
+		),
+		{
+			displayName: 'Only If Channel Is One Of',
+			name: 'channels',
+			type: 'multiOptions',
+			options: optionsOf([...LEAD_CHANNELS, LEAD_API_CHANNEL]),
+			default: [],
+			description:
+				'Start the workflow for a lead event only when the lead came from one of these channels. Other events are not filtered.',
+		},
+		{
+			displayName: 'Only If Intent Is One Of',
+			name: 'intents',
+			type: 'multiOptions',
+			options: optionsOf(LEAD_INTENTS),
+			default: [],
+			description:
+				"Start the workflow for a lead event only when the lead's intent is one of these. Other events are not filtered.",
+		},
+		minimumScoreOption(
+			"Start the workflow for a lead event only when the lead's score is at least this. Other events are not filtered.",
+		),
+		{
+			displayName: 'Only If Status Is One Of',
+			name: 'statuses',
+			type: 'multiOptions',
+			options: optionsOf(LEAD_STATUSES),
+			default: [],
+			description:
+				"Start the workflow for a lead event only when the lead's status is one of these. Other events are not filtered.",
+		},
+		{
+			...eventOutputOption,
+			options: [
+				...(eventOutputOption.options as INodePropertyOptions[]),
+				{
+					name: 'Current Lead, Flat',
+					value: CURRENT_LEAD_FLAT,
+					description: `The lead as it is now (read as by Fetch Current Lead), as the Flat columns of Lead → Get Many and the Poll Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
+				},
+			],
+		},
+	]),
 ];

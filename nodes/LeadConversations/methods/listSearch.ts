@@ -129,25 +129,35 @@ async function conversationItems(
 /** Fewer rows per page than other lists: each distinct lead on a page costs a request. */
 const CONVERSATIONS_PER_PAGE = 25;
 
+/** One page of the conversations matching `query`, of the chosen lead if one is chosen. */
+async function searchConversationPage(
+	this: ILoadOptionsFunctions,
+	query: IDataObject,
+	keep: (conversation: IDataObject) => boolean,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const leadId = chosenLeadId.call(this);
+	return await searchPage.call(
+		this,
+		'/conversations',
+		leadId ? { ...query, lead_id: leadId } : query,
+		filter,
+		paginationToken,
+		async function (this: ILoadOptionsFunctions, conversations: IDataObject[]) {
+			return await conversationItems.call(this, conversations.filter(keep), filter);
+		},
+		CONVERSATIONS_PER_PAGE,
+	);
+}
+
 /** Every conversation (Conversation → Get), optionally of the chosen lead. */
 export async function searchConversations(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const leadId = chosenLeadId.call(this);
-	const query: IDataObject = leadId ? { lead_id: leadId } : {};
-	return await searchPage.call(
-		this,
-		'/conversations',
-		query,
-		filter,
-		paginationToken,
-		async function (this: ILoadOptionsFunctions, conversations: IDataObject[]) {
-			return await conversationItems.call(this, conversations, filter);
-		},
-		CONVERSATIONS_PER_PAGE,
-	);
+	return await searchConversationPage.call(this, {}, () => true, filter, paginationToken);
 }
 
 /**
@@ -159,23 +169,13 @@ export async function searchOpenConversations(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const leadId = chosenLeadId.call(this);
-	const query: IDataObject = { status: CONVERSATION_STATUS_OPEN };
-	if (leadId) query.lead_id = leadId;
-	return await searchPage.call(
+	const canTakeMessage = (conversation: IDataObject) =>
+		conversation.status === CONVERSATION_STATUS_OPEN && conversation.channel !== TRANSCRIPT_CHANNEL;
+	return await searchConversationPage.call(
 		this,
-		'/conversations',
-		query,
+		{ status: CONVERSATION_STATUS_OPEN },
+		canTakeMessage,
 		filter,
 		paginationToken,
-		async function (this: ILoadOptionsFunctions, conversations: IDataObject[]) {
-			const open = conversations.filter(
-				(conversation) =>
-					conversation.status === CONVERSATION_STATUS_OPEN &&
-					conversation.channel !== TRANSCRIPT_CHANNEL,
-			);
-			return await conversationItems.call(this, open, filter);
-		},
-		CONVERSATIONS_PER_PAGE,
 	);
 }

@@ -4,7 +4,7 @@
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS } from '../constants';
+import { SCORE_MAX, SCORE_MIN, WEBHOOK_ALL_EVENTS, WEBHOOK_EVENTS } from '../constants';
 import { optionsOf } from '../labels';
 
 import {
@@ -28,6 +28,18 @@ export const eventOutputOption: INodeProperties = {
 	],
 	default: 'payload',
 };
+
+/** A lead condition on the score, shared by both triggers; `description` says when it applies. */
+export function minimumScoreOption(description: string): INodeProperties {
+	return {
+		displayName: 'Only If Score Is At Least',
+		name: 'minimumScore',
+		type: 'number',
+		typeOptions: { minValue: SCORE_MIN, maxValue: SCORE_MAX },
+		default: 0,
+		description,
+	};
+}
 
 /** The replay window's size; `description` says what the node does with an event outside it. */
 export function maxEventAgeOption(description: string): INodeProperties {

@@ -27,6 +27,15 @@ export function pollTrigger(
 
 export const idsOf = (items: IDataObject[] | null) => (items ?? []).map((item) => item.id);
 
+/** One poll that must succeed and end within its time budget: the IDs it announced. */
+export async function pollIdsWithinBudget(trigger: PollHarness, budgetMs: number) {
+	const startedAt = Date.now();
+	const { items, error } = await trigger.poll();
+	expect(error).toBeUndefined();
+	expect(Date.now() - startedAt).toBeLessThan(budgetMs);
+	return idsOf(items);
+}
+
 /** Requests the service received while `run` ran. */
 export async function requestsDuring(
 	sandbox: RunningSandbox,

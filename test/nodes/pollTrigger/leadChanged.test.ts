@@ -4,24 +4,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FLAT_LEAD_COLUMNS, flattenLead } from '../../../nodes/shared/flatLead';
+import { patchLead } from '../../../harness/real-n8n/leadsMirror';
 import type { RunningSandbox } from '../../../sandbox/contract';
 import { useSandbox } from '../../support/useSandbox';
-import { describeEachKeeping, idsOf, requestsDuring } from './helpers';
+import { describeEachKeeping, idsOf, pollIdsWithinBudget, requestsDuring } from './helpers';
 
 const ctx = useSandbox();
 
 const CHANGED = { event: 'leadChanged' };
 const FILL = { event: 'leadChanged', options: { includeExistingLeads: true } };
-
-async function patchLead(sandbox: RunningSandbox, id: string, body: IDataObject) {
-	const response = await fetch(`${sandbox.baseUrl}/leads/${id}`, {
-		method: 'PATCH',
-		headers: { 'X-API-Key': sandbox.keys.full, 'Content-Type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`PATCH /leads/${id}: ${response.status}`);
-	return (await response.json()) as IDataObject;
-}
 
 /** The account's leads page by page, as a poll reads them. */
 async function pagesOfLeads(sandbox: RunningSandbox): Promise<IDataObject[][]> {
@@ -261,11 +252,7 @@ describeEachKeeping(ctx, (pollTrigger, keeping) => {
 			let changed: IDataObject | undefined;
 			const passOpen = () => 'pass' in ((trigger.position.changes ?? {}) as object);
 			while (polls === 0 || passOpen()) {
-				const startedAt = Date.now();
-				const { items, error } = await trigger.poll();
-				expect(error).toBeUndefined();
-				expect(Date.now() - startedAt).toBeLessThan(budgetMs);
-				seen.push(...idsOf(items));
+				seen.push(...(await pollIdsWithinBudget(trigger, budgetMs)));
 				polls++;
 				// A lead on a page already read changes during the fill.
 				if (polls === 1) changed = ctx.sandbox.control.qualifyLead(String(all[5].id), 60);

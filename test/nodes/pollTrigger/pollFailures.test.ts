@@ -2,7 +2,7 @@
 
 import { useJumpingClock } from '../clock';
 import { useSandbox } from '../../support/useSandbox';
-import { NEW_LEAD, idsOf, describeEachKeeping } from './helpers';
+import { NEW_LEAD, idsOf, describeEachKeeping, pollIdsWithinBudget } from './helpers';
 
 const ctx = useSandbox();
 
@@ -80,11 +80,7 @@ describeEachKeeping(ctx, (pollTrigger, keeping) => {
 				const seen: unknown[] = [];
 				let polls = 0;
 				while (seen.length < leads.length && polls < 60) {
-					const startedAt = Date.now();
-					const { items, error } = await trigger.poll();
-					expect(error).toBeUndefined();
-					expect(Date.now() - startedAt).toBeLessThan(budgetMs);
-					seen.push(...idsOf(items));
+					seen.push(...(await pollIdsWithinBudget(trigger, budgetMs)));
 					polls++;
 				}
 				ctx.sandbox.control.clearFaults();

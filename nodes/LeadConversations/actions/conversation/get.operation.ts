@@ -7,27 +7,21 @@ import { conversationToMessageItems } from '../../helpers/messageItems';
 import { conversationLeadLocator, conversationLocator } from '../common.descriptions';
 import { collectionParameter, locatorValue, throwIfInvalid } from '../input';
 import { requestRecord } from '../record';
+import { optionsCollection } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [
 	conversationLeadLocator,
 	conversationLocator,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'One Item per Message',
-				name: 'splitMessages',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to output one item per message (each naming its conversation) instead of one item for the conversation. For a phone call, each speaker line of the transcript becomes an item.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'One Item per Message',
+			name: 'splitMessages',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to output one item per message (each naming its conversation) instead of one item for the conversation. For a phone call, each speaker line of the transcript becomes an item.',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(

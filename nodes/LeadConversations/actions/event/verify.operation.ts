@@ -14,6 +14,7 @@ import { type ReplayWindow, replayWindowOf } from '../../../shared/events/replay
 import { collectionParameter } from '../input';
 import { type DeliveryCheck, type Rejection, checkDelivery } from './checkDelivery';
 import { storedKeyOf, unseenDeliveries } from './seenDeliveries';
+import { optionsCollection } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -53,19 +54,12 @@ const properties: INodeProperties[] = [
 		description:
 			'The binary field holding the request body as received; the Webhook node names it "data" when its Raw Body option is on',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			eventOutputOption,
-			maxEventAgeOption(
-				"Refuse (reason outside_replay_window) an event whose timestamp is older than this, or more than 5 minutes ahead, even when correctly signed: it can only be a captured delivery sent again. The service's last retry comes about 36 minutes after the first attempt.",
-			),
-		],
-	},
+	optionsCollection([
+		maxEventAgeOption(
+			"Refuse (reason outside_replay_window) an event whose timestamp is older than this, or more than 5 minutes ahead, even when correctly signed: it can only be a captured delivery sent again. The service's last retry comes about 36 minutes after the first attempt.",
+		),
+		eventOutputOption,
+	]),
 ];
 
 export const description = updateDisplayOptions(

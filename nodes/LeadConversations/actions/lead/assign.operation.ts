@@ -8,6 +8,7 @@ import { MAX_WEIGHT, parseRoster } from '../../helpers/roster';
 import { leadLocator } from '../common.descriptions';
 import { collectionParameter, locatorValue, optionalParameter, throwIfInvalid } from '../input';
 import { requestRecord } from '../record';
+import { optionsCollection } from '../../../shared/descriptions';
 
 const ROSTER_SOURCES = ['advisors', 'expression'] as const;
 const TURNS = ['rotation', 'spread'] as const;
@@ -113,23 +114,16 @@ const properties: INodeProperties[] = [
 		default: true,
 		description: 'Whether to set the lead\'s status to "assigned" together with the advisor',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Reassign a Lead That Already Has an Advisor',
-				name: 'reassign',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a lead that already has an advisor gets the pick of the roster too. Off, such a lead is left as it is, so duplicate runs and assignments made by a person are never overwritten.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Reassign a Lead That Already Has an Advisor',
+			name: 'reassign',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a lead that already has an advisor gets the pick of the roster too. Off, such a lead is left as it is, so duplicate runs and assignments made by a person are never overwritten.',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(

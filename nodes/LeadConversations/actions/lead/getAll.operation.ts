@@ -42,6 +42,7 @@ import {
 import { optionsOf } from '../../../shared/labels';
 import { compactLead, isToolNode } from '../tool';
 import { listOptionsForNodeOrTool } from '../tool.descriptions';
+import { optionsCollection } from '../../../shared/descriptions';
 
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
 	{
@@ -129,32 +130,25 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Only New Since Last Run',
-				name: 'onlyNewSinceLastRun',
-				type: 'boolean',
-				default: true,
-				// Offered with Return All only: with a limit, leads beyond it would be skipped for good.
-				displayOptions: { show: { '/returnAll': [true] } },
-				description:
-					'Whether to return only the leads created since this node last ran in the active workflow, so a scheduled workflow gets each lead once. Test runs in the editor always start from the beginning. With separate worker processes, use the New Lead event of the Lead Conversations Polling Trigger instead (<a href="https://github.com/lead-conversations/n8n-nodes-lead-conversations#only-new-since-last-run">more</a>).',
-			},
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				default: 'raw',
-				options: OUTPUT_OPTIONS,
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Only New Since Last Run',
+			name: 'onlyNewSinceLastRun',
+			type: 'boolean',
+			default: true,
+			// Offered with Return All only: with a limit, leads beyond it would be skipped for good.
+			displayOptions: { show: { '/returnAll': [true] } },
+			description:
+				'Whether to return only the leads created since this node last ran in the active workflow, so a scheduled workflow gets each lead once. Test runs in the editor always start from the beginning. With separate worker processes, use the New Lead event of the Lead Conversations Polling Trigger instead (<a href="https://github.com/lead-conversations/n8n-nodes-lead-conversations#only-new-since-last-run">more</a>).',
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			default: 'raw',
+			options: OUTPUT_OPTIONS,
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(
