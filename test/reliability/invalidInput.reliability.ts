@@ -76,6 +76,7 @@ it.each(rows)(
 			{
 				continueOnFail: true,
 				inputItems: Array.from({ length: ITEMS }, () => ({ value }) as IDataObject),
+				typeVersion: testCase.typeVersion,
 			},
 		);
 		trace.addRun(label, result);

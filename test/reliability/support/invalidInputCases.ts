@@ -71,6 +71,8 @@ export interface Case {
 	with?: (parameters: INodeParameters) => void;
 	/** The value is a resource locator's ID. */
 	locator?: boolean;
+	/** The node version the case is about, when not the newest. */
+	typeVersion?: number;
 }
 
 /** The cases of one operation. */
@@ -132,13 +134,11 @@ export const CASES: Case[] = [
 			field: 'Assigned To',
 			values: ['user_42'],
 			with: (parameters) => ((parameters.updateFields as IDataObject).unassign = true),
+			// Version 1.1 has no Unassign switch: Fields to Clear hides what it clears.
+			typeVersion: 1,
 		},
-		{
-			parameter: 'updateFields.notes',
-			field: 'Notes',
-			values: ['Call after 6 pm'],
-			with: (parameters) => ((parameters.updateFields as IDataObject).clearFields = ['notes']),
-		},
+		// Notes and Fields to Clear → Notes cannot both be set any more: choosing Notes in Fields to
+		// Clear hides Notes, and n8n drops a hidden value.
 		{ parameter: 'updateFields', field: 'Update Fields', values: [{}] },
 	]),
 	// GET /leads
@@ -178,7 +178,8 @@ export const CASES: Case[] = [
 		{ parameter: 'filters.status', field: 'Status', values: ['won', 'New'] },
 		{ parameter: 'filters.intent', field: 'Intent', values: ['buy_now'] },
 		{ parameter: 'filters.channel', field: 'Channel', values: ['api', 'fax'] },
-		{ parameter: 'options.onlyNewSinceLastRun', field: 'Only New Since Last Run', values: [true] },
+		// Only New Since Last Run without Return All cannot be set any more: the option is offered
+		// with Return All only (test/nodes/shared/descriptionEditorReview.test.ts).
 	]),
 	// GET /conversations
 	...casesOf('conversation.getAll', [
