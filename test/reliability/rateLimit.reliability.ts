@@ -130,15 +130,12 @@ it(`finishes every execution with at most one 429 per ${WINDOW_MS} ms window and
 /**
  * Two workers of n8n's queue mode on one key: each loads the package on its own (a module
  * registry of its own, as a process of its own would), so they share no pacing state, only what
- * the service answers. Each runs two (or five) Return All executions of every lead at once.
+ * the service answers. Each runs two Return All executions of every lead at once.
  */
-describe.each([
-	{ runsPerWorker: 2, id: 'rateLimitAcrossWorkers' as const },
-	{ runsPerWorker: 5, id: 'rateLimitAcrossWorkers5' as const },
-])('two workers on one key, $runsPerWorker runs each', ({ runsPerWorker, id }) => {
+describe('two workers on one key', () => {
 	const WORKERS = 2;
-	const RUNS_PER_WORKER = runsPerWorker;
-	const LEADS = 2_500;
+	const RUNS_PER_WORKER = 2;
+	const LEADS = 1_000;
 	const SHARED_LIMIT = 20;
 	const SHARED_WINDOW_MS = 2_000;
 	const LATENCY_MS = 30;
@@ -234,23 +231,17 @@ describe.each([
 		const total429 = [...perWindow.values()].reduce((sum, n) => sum + n, 0);
 		const worst = Math.max(0, ...perWindow.values());
 		const windows = new Set(requests.map((r) => Math.floor(r.at / SHARED_WINDOW_MS))).size;
-		const perWindowCounts = new Map<number, number>();
-		for (const r of requests) {
-			const window = Math.floor(r.at / SHARED_WINDOW_MS);
-			perWindowCounts.set(window, (perWindowCounts.get(window) ?? 0) + 1);
-		}
-		const counts = [...perWindowCounts.entries()].sort(([a], [b]) => a - b).map(([, n]) => n);
 		const pages = WORKERS * RUNS_PER_WORKER * Math.ceil(LEADS / 100);
 		const bound = 1.25 * (pages / SHARED_LIMIT) * SHARED_WINDOW_MS;
 		const measured =
 			`${complete.length}/${runs.length} runs returned all ${LEADS} leads, each once ` +
 			`(${WORKERS} workers × ${RUNS_PER_WORKER} runs, ${pages} pages, ${SHARED_LIMIT} per ${SHARED_WINDOW_MS} ms, answers ${LATENCY_MS} ms late); ` +
 			`${total429} × 429 over ${windows} windows, at most ${worst} in one window; ` +
-			`${requests.length} requests in ${seconds(elapsed)} = ${(elapsed / (bound / 1.25)).toFixed(2)} × pages ÷ limit × window (bound 1.25 ×); requests per window ${counts.join(' ')}`;
+			`${requests.length} requests in ${seconds(elapsed)} (bound ${seconds(bound)})`;
 		// eslint-disable-next-line no-console
 		console.log(`Two workers on one key: ${measured}`);
 		recordFigure({
-			id,
+			id: 'rateLimitAcrossWorkers',
 			pass: complete.length === runs.length && worst <= 1 && elapsed <= bound,
 			measured,
 		});

@@ -57,7 +57,7 @@ export const EXAMPLES = [
 /** The signing-secret credential the Verify example names. */
 const EXAMPLE_SECRET = { id: 'LcSigningSecret01', name: 'Lead Conversations signing secret' };
 const VERIFY_SECRET = { id: 'LcQueueSecret001', name: 'Queue suite signing secret' };
-export const SEEDED_LEADS = 2500;
+export const SEEDED_LEADS = 1000;
 /** Seeded leads are all created in 2025; the suite's events create leads now. */
 const SEEDED_BEFORE = '2026-01-01T00:00:00.000Z';
 /** Seconds between the suite's polls (n8n's Poll Times, several fixed seconds a minute). */

@@ -28,14 +28,7 @@ export const SCENARIOS = [
 	{
 		id: 'rateLimitAcrossWorkers',
 		scenario:
-			'4 Return All runs of 2,500 leads over two workers (2 runs each) that share nothing but the service (one key, 20 requests per 2 s)',
-		required:
-			'every lead once per run; zero failed executions; at most one 429 per window for all workers together; time ≤ 1.25 × pages ÷ limit × window',
-	},
-	{
-		id: 'rateLimitAcrossWorkers5',
-		scenario:
-			'10 Return All runs of 2,500 leads over two workers (5 runs each) that share nothing but the service (one key, 20 requests per 2 s)',
+			'4 Return All runs of 1,000 leads over two workers that share nothing but the service (one key, 20 requests per 2 s)',
 		required:
 			'every lead once per run; zero failed executions; at most one 429 per window for all workers together; time ≤ 1.25 × pages ÷ limit × window',
 	},

@@ -24,12 +24,11 @@ export function simulate(options: {
 	windowMs?: number;
 	/** Another client that sends this many requests at once as each window opens. */
 	burstPerWindow?: number;
-	/** When our clients start, ms after NOW (a window opens at NOW), and over how long. */
+	/** When our clients start, ms after NOW (a window opens at NOW). */
 	startMs?: number;
-	startSpreadMs?: number;
 }) {
 	const { clients, requestsEach, limit, workers = 1, windowMs = 1000 } = options;
-	const { burstPerWindow = 0, startMs = 0, startSpreadMs = 20 } = options;
+	const { burstPerWindow = 0, startMs = 0 } = options;
 	const random = seededRandom(options.seed);
 	const latency = () => 1 + random() * options.latencyMs;
 	const states: PacingState[] = Array.from({ length: workers }, () => ({ ...NOTHING_KNOWN }));
@@ -48,12 +47,10 @@ export function simulate(options: {
 	const events: Array<{ at: number; run: (at: number) => void }> = [];
 	let refused = 0;
 	let finishedAt = NOW;
-	let firstFinishedAt = Infinity;
 
 	const client = (state: PacingState, left: number) => (now: number) => {
 		if (left === 0) {
 			finishedAt = Math.max(finishedAt, now);
-			firstFinishedAt = Math.min(firstFinishedAt, now);
 			running--;
 			return;
 		}
@@ -95,7 +92,7 @@ export function simulate(options: {
 	};
 
 	for (let i = 0; i < clients; i++) {
-		const at = NOW + startMs + random() * startSpreadMs;
+		const at = NOW + startMs + random() * 20;
 		events.push({ at, run: client(states[i % workers], requestsEach) });
 	}
 	const burst = (windowStart: number) => (now: number) => {
@@ -116,13 +113,6 @@ export function simulate(options: {
 		ourRefused,
 		mostRefusedInOneWindow: Math.max(0, ...refusedIn.values()),
 		windows: counted.size,
-		/** Requests counted in each window, in order. */
-		perWindow: [...counted.entries()].sort(([a], [b]) => a - b).map(([, n]) => n),
-		/** Requests counted in each window that ended before the first client was done. */
-		whileAllRead: [...counted.entries()]
-			.filter(([start]) => start + windowMs <= firstFinishedAt)
-			.sort(([a], [b]) => a - b)
-			.map(([, n]) => n),
 		seconds: (finishedAt - NOW) / 1000,
 		states,
 	};
