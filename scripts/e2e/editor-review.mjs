@@ -332,7 +332,11 @@ try {
 	const rows = ndv.getByPlaceholder('e.g. price negotiation');
 	await rows.first().waitFor({ state: 'visible' });
 	await rows.first().fill('price negotiation');
-	await ndv.getByRole('button', { name: 'Add Trigger' }).click();
+	// A focused row shows a tip over the button below it: leave the row first.
+	await rows.first().blur();
+	await page.waitForTimeout(300);
+	const addRow = ndv.getByRole('button', { name: 'Add Trigger' });
+	await addRow.click({ timeout: 10_000 }).catch(() => addRow.dispatchEvent('click'));
 	await page.waitForTimeout(500);
 	const rowCount = await rows.count();
 	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
