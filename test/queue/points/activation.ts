@@ -17,7 +17,7 @@ import { IDS, suite, WEBHOOK_IDS } from '../support/suite';
 export function activationSpecs(): void {
 	let firstSubscription: { id: string; secret: string };
 
-	it('activation from main subscribes once, at the balancer’s https address', async () => {
+	it('activation from main subscribes once, at N8N_WEBHOOK_URL (the public https address)', async () => {
 		await suite.cluster.activate(IDS.main);
 		const subscriptions = subscriptionsAt(WEBHOOK_IDS.main);
 		const creations = webhookRequests('POST');
@@ -29,8 +29,9 @@ export function activationSpecs(): void {
 		});
 		expect(subscriptions).toHaveLength(1);
 		expect(creations).toHaveLength(1);
+		// The address the service delivers to: the fault proxy in front of nginx.
 		expect(subscriptions[0].url).toBe(
-			`${suite.cluster.balancer.url}${triggerWebhookPath(WEBHOOK_IDS.main)}`,
+			`${suite.cluster.faults.url}${triggerWebhookPath(WEBHOOK_IDS.main)}`,
 		);
 		firstSubscription = { id: subscriptions[0].id, secret: subscriptions[0].secret };
 	});
