@@ -65,10 +65,8 @@ export function rateLimitSpecs(): void {
 		suite.sandbox.control.reset({ leads: LEADS });
 		await suite.cluster.activate(IDS.returnAll);
 	});
-	afterAll(async () => {
-		await suite.cluster.deactivate(IDS.returnAll).catch(() => undefined);
-		await setWorkerConcurrency(suite.cluster, 2);
-	});
+	// The workers keep the last concurrency: nothing runs after this point.
+	afterAll(() => suite.cluster.deactivate(IDS.returnAll).catch(() => undefined));
 
 	it.each([
 		{ runs: 4, jobsPerWorker: 2 },
