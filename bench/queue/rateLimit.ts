@@ -21,6 +21,8 @@ export interface SharedKeyResult {
 	pages: number;
 	throttled: number;
 	worstWindow: number;
+	/** The most 429s in one window after the first, where the workers learn of each other. */
+	worstAfterFirst: number;
 	seconds: number;
 	/** seconds ÷ (pages ÷ limit × window) */
 	ratio: number;
@@ -63,6 +65,7 @@ export async function measureSharedKey(
 					pages: batch.pages,
 					throttled: batch.throttled.length,
 					worstWindow: worstWindow(batch.throttled, WINDOW_MS),
+					worstAfterFirst: Math.max(0, ...batch.throttledPerWindow.slice(1)),
 					seconds: batch.elapsedMs / 1000,
 					ratio: batch.elapsedMs / ((batch.pages / LIMIT) * WINDOW_MS),
 					perWindow: batch.perWindow,

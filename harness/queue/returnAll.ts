@@ -21,6 +21,8 @@ export interface ReturnAllBatch {
 	startSpreadMs: number;
 	/** Requests the service counted in each window, from the first to the last. */
 	perWindow: number[];
+	/** 429s answered in each of those windows. */
+	throttledPerWindow: number[];
 	/**
 	 * Requests counted in each window that began once every run had asked its first page and
 	 * ended before the first run reported: the windows in which all runs were reading.
@@ -68,11 +70,20 @@ export async function returnAllBatch(options: {
 		.filter((r) => r.method === 'GET' && r.path === '/v1/leads');
 	const firstPages = requests.filter((r) => !r.query.cursor).map((r) => r.at);
 	const counts = new Map<number, number>();
+	const throttledIn = new Map<number, number>();
 	for (const r of requests) {
 		const window = Math.floor(r.at / windowMs);
 		counts.set(window, (counts.get(window) ?? 0) + 1);
+		if (r.status === 429) throttledIn.set(window, (throttledIn.get(window) ?? 0) + 1);
 	}
 	const windows = [...counts.keys()].sort((a, b) => a - b);
+	const eachWindow = (of: Map<number, number>) =>
+		windows.length
+			? Array.from(
+					{ length: windows.at(-1)! - windows[0] + 1 },
+					(_, i) => of.get(windows[0] + i) ?? 0,
+				)
+			: [];
 	const reports = sink.of(kind).slice(before);
 	const allStarted = firstPages.length ? Math.max(...firstPages) : Infinity;
 	const firstDone = reports.length ? Math.min(...reports.map((r) => r.at)) : -Infinity;
@@ -83,12 +94,8 @@ export async function returnAllBatch(options: {
 		throttled: requests.filter((r) => r.status === 429).map((r) => r.at),
 		elapsedMs: requests.length ? requests[requests.length - 1].at - requests[0].at : 0,
 		startSpreadMs: firstPages.length ? Math.max(...firstPages) - Math.min(...firstPages) : 0,
-		perWindow: windows.length
-			? Array.from(
-					{ length: windows.at(-1)! - windows[0] + 1 },
-					(_, i) => counts.get(windows[0] + i) ?? 0,
-				)
-			: [],
+		perWindow: eachWindow(counts),
+		throttledPerWindow: eachWindow(throttledIn),
 		whileAllRead: windows
 			.filter((w) => w * windowMs >= allStarted && (w + 1) * windowMs <= firstDone)
 			.map((w) => counts.get(w) ?? 0),

@@ -4,11 +4,13 @@
 // The limit is per key, so one state is shared by everything that uses the same key against the
 // same service in this process: all items of an execution, and other executions. Other processes
 // (the workers of n8n's queue mode) and other programs may spend the same key; the only thing
-// they share with this state is what the service answers. A report lower than this process's own
+// they share with this state is what the service answers. A count lower than this process's own
 // requests explain, or a 429 where the window was known to have room, shows that others spend the
-// key: the state then leaves them a reserve of each window, as large as what they were seen to
-// spend between two answers (at most half a window), and halves it with every window that starts
-// after one in which they were not seen.
+// key. Its counts are then off by what others spend while a request is on its way, so it keeps a
+// reserve of twice what they were seen to spend: down to the reserve it sends as usual, in the
+// reserve one request at a time, each answer correcting the count, until no more is left than
+// others spend while one request is on its way. Without others the reserve halves with every
+// window, and alone it is never used.
 
 import { RATE_LIMIT_REMAINING_HEADER, RATE_LIMIT_RESET_HEADER } from '../constants';
 import type { Headers } from './rateLimit';
@@ -40,12 +42,21 @@ export interface PacingState {
 	taken: number;
 	/** Number of the request whose answer told about the known window. */
 	windowFrom: number;
-	/** Requests of each window left to other clients of the key: 0 while none were seen. */
+	/**
+	 * The part of each window that others may spend before this process's counts catch up: sent
+	 * into one request at a time. 0 while none were seen.
+	 */
 	reserve?: number;
 	/** Whether others were seen spending the known window. */
 	othersInWindow?: boolean;
 	/** The most requests one window was seen to allow: bounds the reserve. */
 	capacity?: number;
+	/**
+	 * What others were seen to spend while one request of this process sent in the reserve was on
+	 * its way, in this window and in the last one: what is left to them at the end of a window.
+	 */
+	tailMargin?: number;
+	lastTailMargin?: number;
 }
 
 /** A request's place in the window, from `takeSlot`, handed back to `settleSlot`. */
@@ -54,6 +65,8 @@ export interface Slot {
 	request: number;
 	/** Requests known to be left after this one, when the window was known to have room for it. */
 	roomLeft?: number;
+	/** Sent in the reserve, with no other request of this process on its way. */
+	inTail?: boolean;
 }
 
 /** An answer as pacing reads it: the rate-limit headers, and whether it was a 429. */
@@ -71,15 +84,27 @@ function knowsCurrentWindow(state: PacingState, nowMs: number): boolean {
 	return state.remaining !== undefined && state.resetAtMs !== undefined && state.resetAtMs > nowMs;
 }
 
+/** How often a request waiting for this process's one request in the reserve looks again. */
+export const TAIL_LOOK_AGAIN_MS = 20;
+
+/** What others may spend while one request of this process in the reserve is on its way. */
+function tailMargin(state: PacingState): number {
+	return Math.max(1, state.tailMargin ?? 1, state.lastTailMargin ?? 1);
+}
+
 /**
- * Ms to wait before taking a slot, so that no request is spent on a certain 429: the window is
- * known to be used up, or to have no more than the reserve left to others, and has not reset yet.
- * Zero when requests are left or nothing is known (the first request, or a window that has reset:
- * the service tells on the next answer).
+ * Ms to wait before taking a slot, so that no request is spent on a certain 429. Zero when more
+ * than the reserve is left, or nothing is known (the first request, or a window that has reset:
+ * the service tells on the next answer). In the reserve (only when others spend the key), one
+ * request at a time: the count each answer brings is then off by what others spend meanwhile,
+ * so the window is used to its end with at most a request or two racing the others. Otherwise
+ * the reset.
  */
 export function pacingWaitMs(state: PacingState, nowMs: number): number {
 	if (!knowsCurrentWindow(state, nowMs) || state.remaining! > (state.reserve ?? 0)) return 0;
-	return state.resetAtMs! - nowMs + RESET_MARGIN_MS;
+	const untilReset = state.resetAtMs! - nowMs + RESET_MARGIN_MS;
+	if (!state.reserve || state.remaining! <= tailMargin(state)) return untilReset;
+	return state.inFlight === 0 ? 0 : Math.min(TAIL_LOOK_AGAIN_MS, untilReset);
 }
 
 /**
@@ -97,16 +122,28 @@ export function takeSlot(state: PacingState, nowMs: number): Slot {
 		return { request };
 	}
 	const hadRoom = state.remaining! > 0;
+	const inTail = hadRoom && !!state.reserve && state.remaining! <= state.reserve;
 	state.remaining = Math.max(0, state.remaining! - 1);
-	return hadRoom ? { request, roomLeft: state.remaining } : { request };
+	if (!hadRoom) return { request };
+	return inTail
+		? { request, roomLeft: state.remaining, inTail }
+		: { request, roomLeft: state.remaining };
 }
 
-/** Others spent at least `spent` requests this process did not know of: leave them as many. */
-function noticeOthers(state: PacingState, spent: number): void {
-	state.othersInWindow = true;
-	// At most half of a window (as far as seen), so that this process keeps a share of each.
-	const most = state.capacity !== undefined ? Math.max(1, Math.floor(state.capacity / 2)) : spent;
-	state.reserve = Math.max(state.reserve ?? 0, Math.min(most, spent));
+/**
+ * Others spent at least `spent` requests this process did not know of. They may spend as much
+ * again while its next request is on its way, so it leaves them twice that; it still sends in
+ * the reserve, one request at a time (`pacingWaitMs`).
+ */
+function noticeOthers(state: PacingState, spent: number, certain = true): void {
+	if (certain) state.othersInWindow = true;
+	const most = state.capacity !== undefined ? Math.max(1, state.capacity - 1) : 2 * spent;
+	state.reserve = Math.max(state.reserve ?? 0, Math.min(most, 2 * spent));
+}
+
+/** Others spent `spent` while a request sent in the reserve was on its way. */
+function noticeInTail(state: PacingState, spent: number): void {
+	state.tailMargin = Math.max(state.tailMargin ?? 1, spent);
 }
 
 /** Others were not seen since the last answer: what they were seen to spend counts for less. */
@@ -133,8 +170,20 @@ export function settleSlot(
 	const reported = parseRemaining(header(answer.headers, RATE_LIMIT_REMAINING_HEADER));
 	const resetAtMs = parseResetHeader(header(answer.headers, RATE_LIMIT_RESET_HEADER), nowMs);
 	// A 429 where this process knew of room for the request: others spent what it counted on.
-	if (answer.status === 429 && slot.roomLeft !== undefined) noticeOthers(state, slot.roomLeft + 1);
+	if (answer.status === 429 && slot.roomLeft !== undefined) {
+		noticeOthers(state, slot.roomLeft + 1);
+		if (slot.inTail) noticeInTail(state, slot.roomLeft + 1);
+	}
 	if (reported === undefined || resetAtMs === undefined || resetAtMs <= nowMs) return;
+	// Fewer left than this process counted on when it sent: others spent the difference while the
+	// request was on its way, which is how far off its counts are. Only while others are known
+	// (a reserve): alone, its own requests overtaking each other on the way would read as others,
+	// so this alone never keeps the reserve from being given back.
+	const spentMeanwhile = slot.roomLeft === undefined ? 0 : slot.roomLeft - reported;
+	if (answer.status !== 429 && spentMeanwhile > 0 && state.reserve) {
+		noticeOthers(state, spentMeanwhile, false);
+		if (slot.inTail) noticeInTail(state, spentMeanwhile);
+	}
 	state.capacity = Math.max(state.capacity ?? 0, reported + 1);
 
 	if (knowsCurrentWindow(state, nowMs)) {
@@ -147,9 +196,12 @@ export function settleSlot(
 		}
 		if (resetAtMs < knownResetAtMs && slot.request < state.windowFrom) return;
 	}
-	// A new window: the reserve halves unless others were seen in the last one.
+	// A new window: the reserve halves unless others were seen in the last one; what others spent
+	// during requests in the reserve is kept for one more window.
 	if (!state.othersInWindow) forgetOthersByHalf(state);
 	state.othersInWindow = false;
+	state.lastTailMargin = state.tailMargin;
+	state.tailMargin = undefined;
 	state.remaining = Math.max(0, reported - state.inFlight);
 	state.resetAtMs = resetAtMs;
 	state.windowFrom = slot.request;

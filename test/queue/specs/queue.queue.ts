@@ -25,7 +25,6 @@ describe('3. static data under stress', stressSpecs);
 describe('3. static data on the workers (n8n 2.41.1)', onlyNewSpecs);
 describe('3. the path that reaches zero: Webhook → Event: Verify', verifyPathSpecs);
 describe('3. the path that reaches zero: the poll trigger', pollTriggerSpecs);
-describe('5. rate limit shared by two workers', rateLimitSpecs);
 describe('6. the examples in queue mode', exampleSpecs);
 describe('7. answering only what n8n accepted: SIGKILL of a webhook process', sigkillSpecs);
 describe('7. answering only what n8n accepted: n8n cannot create the run', refusedRunSpecs);
@@ -35,3 +34,5 @@ describe('7. answering only what n8n accepted: n8n cannot create the run', refus
 	'8. behind nginx: a webhook process that answers slowly',
 	slowProcessSpecs,
 );
+// Last: it resets the sandbox to 2,500 leads.
+describe('5. rate limit shared by two workers, long reads', rateLimitSpecs);

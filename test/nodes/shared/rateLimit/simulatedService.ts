@@ -26,9 +26,11 @@ export function simulate(options: {
 	burstPerWindow?: number;
 	/** When our clients start, ms after NOW (a window opens at NOW). */
 	startMs?: number;
+	/** Up to this long between an answer and the client's next request (its work on the page). */
+	thinkMs?: number;
 }) {
 	const { clients, requestsEach, limit, workers = 1, windowMs = 1000 } = options;
-	const { burstPerWindow = 0, startMs = 0 } = options;
+	const { burstPerWindow = 0, startMs = 0, thinkMs = 0 } = options;
 	const random = seededRandom(options.seed);
 	const latency = () => 1 + random() * options.latencyMs;
 	const states: PacingState[] = Array.from({ length: workers }, () => ({ ...NOTHING_KNOWN }));
@@ -45,6 +47,7 @@ export function simulate(options: {
 		return { windowStart, count: counted_, limited };
 	};
 	const events: Array<{ at: number; run: (at: number) => void }> = [];
+
 	let refused = 0;
 	let finishedAt = NOW;
 
@@ -79,7 +82,10 @@ export function simulate(options: {
 					run: (answeredAt) => {
 						settleSlot(state, slot, { headers, status }, answeredAt);
 						if (!limited) {
-							client(state, left - 1)(answeredAt);
+							if (thinkMs === 0) client(state, left - 1)(answeredAt);
+							// The client's own work on a page before it asks for the next one.
+							else
+								events.push({ at: answeredAt + random() * thinkMs, run: client(state, left - 1) });
 							return;
 						}
 						// After a 429: wait for the reset, as the transport does.
@@ -112,6 +118,13 @@ export function simulate(options: {
 		refused,
 		ourRefused,
 		mostRefusedInOneWindow: Math.max(0, ...refusedIn.values()),
+		/** The most 429s in one window after the first: the first is where workers learn of each other. */
+		mostRefusedAfterFirst: Math.max(
+			0,
+			...[...refusedIn.entries()]
+				.filter(([windowStart]) => windowStart > Math.min(...counted.keys()))
+				.map(([, refusedThere]) => refusedThere),
+		),
 		windows: counted.size,
 		seconds: (finishedAt - NOW) / 1000,
 		states,
