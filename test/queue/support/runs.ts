@@ -102,7 +102,7 @@ export async function waitForQuiet(
 export async function waitForRunsOf(
 	keys: string[],
 	counts: () => Map<string, number>,
-	{ quietMs = 5_000, timeoutMs = 120_000 } = {},
+	{ quietMs = 3_000, timeoutMs = 120_000 } = {},
 ): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	const total = () => {
