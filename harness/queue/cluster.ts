@@ -170,12 +170,17 @@ export class QueueCluster {
 		this.log(`${this.options.workflows.length} workflow(s) imported`);
 
 		this.log(`database ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-		await this.main.start();
-		this.log(`main ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-		const session = await N8nSession.signIn(this.mainServer());
-		this.apiKey = await session.createApiKey('queue');
-		this.api = new N8nPublicApi(this.mainServer(), this.apiKey);
-		await Promise.all([...this.workers, ...this.webhooks].map((p) => p.start()));
+		// Workers and webhook processes need nothing from main to start: all start at once.
+		const others = Promise.allSettled([...this.workers, ...this.webhooks].map((p) => p.start()));
+		const mainStarted = this.startMain(started).then(
+			() => undefined,
+			(error: unknown) => ({ error }),
+		);
+		// Every start settled before going on, or before `stop` on a failure.
+		const mainFailed = await mainStarted;
+		const failed = (await others).find((result) => result.status === 'rejected');
+		if (mainFailed) throw mainFailed.error;
+		if (failed) throw failed.reason;
 		await this.balancer.setBackends(this.webhooks.map((p) => p.port));
 		this.startupSeconds = (Date.now() - started) / 1000;
 		this.log(
@@ -185,6 +190,15 @@ export class QueueCluster {
 					', ',
 				)}, nginx ${this.balancer.url} (pid ${this.balancer.pid}), service deliveries via ${this.faults.url}`,
 		);
+	}
+
+	/** Main, then a session and an API key for the public API. */
+	private async startMain(started: number): Promise<void> {
+		await this.main.start();
+		this.log(`main ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+		const session = await N8nSession.signIn(this.mainServer());
+		this.apiKey = await session.createApiKey('queue');
+		this.api = new N8nPublicApi(this.mainServer(), this.apiKey);
 	}
 
 	processes(): N8nProcess[] {

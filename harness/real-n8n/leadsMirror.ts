@@ -7,7 +7,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { FLAT_LEAD_COLUMNS } from '../../nodes/shared/flatLead';
-import { LEAD_CHANNELS } from '../../sandbox/constants';
+import { LEAD_CHANNELS, ORG_ALPHA } from '../../sandbox/constants';
 import { seededRandom } from '../support/random';
 import type { RunningSandbox, StoredLead } from '../../sandbox/contract';
 import type { N8nPublicApi } from './n8n-server';
@@ -95,14 +95,29 @@ export function mirrorDifferences(rows: any[], leads: StoredLead[]): MirrorDiffe
 	return differences;
 }
 
+/** Whose leads a mirror reads and changes: an API key and its organization. */
+export interface MirrorAccount {
+	apiKey: string;
+	organizationId: string;
+}
+
+/** The sandbox's full key and its organization, unless a test names another. */
+const fullAccount = (sandbox: RunningSandbox): MirrorAccount => ({
+	apiKey: sandbox.keys.full,
+	organizationId: ORG_ALPHA,
+});
+
 /** The leads of one organization as GET /leads returns them. */
-export async function leadsOfAccount(sandbox: RunningSandbox): Promise<StoredLead[]> {
+export async function leadsOfAccount(
+	sandbox: RunningSandbox,
+	apiKey = sandbox.keys.full,
+): Promise<StoredLead[]> {
 	const leads: StoredLead[] = [];
 	let cursor: string | undefined;
 	do {
 		const query = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) });
 		const res = await fetch(`${sandbox.baseUrl}/leads?${query}`, {
-			headers: { 'X-API-Key': sandbox.keys.full },
+			headers: { 'X-API-Key': apiKey },
 		});
 		const body = (await res.json()) as { data: StoredLead[]; pagination: any };
 		leads.push(...body.data);
@@ -120,10 +135,11 @@ export async function patchLead(
 	sandbox: RunningSandbox,
 	id: string,
 	body: object,
+	apiKey = sandbox.keys.full,
 ): Promise<StoredLead> {
 	const res = await fetch(`${sandbox.baseUrl}/leads/${id}`, {
 		method: 'PATCH',
-		headers: { 'X-API-Key': sandbox.keys.full, 'Content-Type': 'application/json' },
+		headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
 		body: JSON.stringify(body),
 	});
 	if (!res.ok) throw new Error(`PATCH /leads/${id}: ${res.status}`);
@@ -139,7 +155,9 @@ export async function randomChange(
 	sandbox: RunningSandbox,
 	leadId: string,
 	random: () => number,
+	account: MirrorAccount = fullAccount(sandbox),
 ): Promise<{ kind: string; lead: StoredLead }> {
+	const patch = (body: object) => patchLead(sandbox, leadId, body, account.apiKey);
 	const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
 	const kind = pick([
 		'qualify',
@@ -158,18 +176,17 @@ export async function randomChange(
 		case 'closed':
 		case 'lost':
 		case 'in_conversation':
-			return { kind, lead: await patchLead(sandbox, leadId, { status: kind }) };
+			return { kind, lead: await patch({ status: kind }) };
 		case 'assign':
-			return { kind, lead: await patchLead(sandbox, leadId, { assigned_to: pick(ADVISORS) }) };
+			return { kind, lead: await patch({ assigned_to: pick(ADVISORS) }) };
 		case 'unassign':
-			return { kind, lead: await patchLead(sandbox, leadId, { assigned_to: null }) };
+			return { kind, lead: await patch({ assigned_to: null }) };
 		case 'interest':
-			return {
-				kind,
-				lead: await patchLead(sandbox, leadId, { vehicle_interest: pick(INTERESTS) }),
-			};
-		default:
-			return { kind, lead: sandbox.control.createChannelLead({ channel: pick(CHANNELS) }) };
+			return { kind, lead: await patch({ vehicle_interest: pick(INTERESTS) }) };
+		default: {
+			const fields = { channel: pick(CHANNELS), organization_id: account.organizationId };
+			return { kind, lead: sandbox.control.createChannelLead(fields) };
+		}
 	}
 }
 

@@ -1,10 +1,13 @@
 import { triggerWebhookPath } from '../../../harness/queue/workflows';
 import { recordFigure } from '../support/figures';
+import { describeAnswerTimes } from '../support/routing';
 import {
 	keysOfLeads,
 	post,
 	signedEvent,
 	sleep,
+	STREAM_EVENTS,
+	STREAM_PER_SECOND,
 	streamLeadEvents,
 	tally,
 	waitForRunsOf,
@@ -15,6 +18,7 @@ import {
 	onlySubscription,
 	totalExecutions,
 	triggerRuns,
+	withMainTriggerActive,
 } from '../support/service';
 import { IDS, suite, WEBHOOK_IDS } from '../support/suite';
 
@@ -22,13 +26,15 @@ import { IDS, suite, WEBHOOK_IDS } from '../support/suite';
 // one run on a worker; forged, unsigned or altered ones are refused by either process.
 
 export function deliverySpecs(): void {
-	it('200 events → 200 runs, with deliveries on both webhook processes', async () => {
+	withMainTriggerActive();
+
+	it(`${STREAM_EVENTS} events → ${STREAM_EVENTS} runs, with deliveries on both webhook processes`, async () => {
 		const { cluster, sandbox } = suite;
 		cluster.balancer.clearLog();
 		sandbox.control.clearDeliveries();
 		const started = Date.now();
-		const leadIds = await streamLeadEvents(sandbox, 200, 10);
-		await deliveredToSubscription(onlySubscription().id, 200, 60_000);
+		const leadIds = await streamLeadEvents(sandbox, STREAM_EVENTS, STREAM_PER_SECOND);
+		await deliveredToSubscription(onlySubscription().id, STREAM_EVENTS, 60_000);
 		const keys = keysOfLeads(sandbox, leadIds);
 		await waitForRunsOf(keys, () => triggerRuns(IDS.main));
 		const result = tally(keys, triggerRuns(IDS.main));
@@ -37,15 +43,15 @@ export function deliverySpecs(): void {
 		const deliveryKeys = deliveryKeysConsistent('trigger', IDS.main, keys);
 		recordFigure({
 			point: '2',
-			test: '200 events',
-			figure: `${result.runs} runs for ${result.events} events (${result.missing.length} missing, ${result.extra} extra); deliveries per webhook process ${perProcess.join(' / ')}; ${failedAttempts} failed attempts; each run's delivery_key its event's own: ${deliveryKeys.everyRunSameKey && deliveryKeys.distinct}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
-			target: '200 runs, both processes used',
+			test: `${STREAM_EVENTS} events at ${STREAM_PER_SECOND}/s`,
+			figure: `${result.runs} runs for ${result.events} events (${result.missing.length} missing, ${result.extra} extra); deliveries per webhook process ${perProcess.join(' / ')}, ${describeAnswerTimes(`/${triggerWebhookPath(WEBHOOK_IDS.main)}`)}; ${failedAttempts} failed attempts; each run's delivery_key its event's own: ${deliveryKeys.everyRunSameKey && deliveryKeys.distinct}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+			target: `${STREAM_EVENTS} runs, both processes used`,
 		});
-		expect(result.events).toBe(200);
+		expect(result.events).toBe(STREAM_EVENTS);
 		expect(result.missing).toEqual([]);
 		expect(result.extra).toBe(0);
 		expect(perProcess.every((n) => n > 0)).toBe(true);
-		expect(deliveryKeys).toEqual({ events: 200, everyRunSameKey: true, distinct: true });
+		expect(deliveryKeys).toEqual({ events: STREAM_EVENTS, everyRunSameKey: true, distinct: true });
 	});
 
 	it('forged or unsigned deliveries → 401 on either process, and no run', async () => {

@@ -1,7 +1,12 @@
 import { triggerWebhookPath } from '../../../harness/queue/workflows';
 import { recordFigure } from '../support/figures';
 import { keysOfLeads, sleep, streamLeadEvents, tally, waitForRunsOf } from '../support/runs';
-import { deliveredToSubscription, onlySubscription, triggerRuns } from '../support/service';
+import {
+	deliveredToSubscription,
+	onlySubscription,
+	triggerRuns,
+	withMainTriggerActive,
+} from '../support/service';
 import { IDS, suite, WEBHOOK_IDS } from '../support/suite';
 
 // Point 8: a webhook process that answers slowly (stopped with SIGSTOP for a while, as a process
@@ -73,6 +78,8 @@ const describeStall = (s: Stall) =>
 	`${s.failedAttempts} failed attempts (${s.gatewayTimeouts} × 504 from nginx), ${s.toHealthy} requests to the other process during the stall; ${s.runs} runs for ${EVENTS} events (${s.missing} missing, ${s.extra} extra); all delivered after ${(s.allDeliveredMs / 1000).toFixed(0)} s`;
 
 export function slowProcessSpecs(): void {
+	withMainTriggerActive();
+
 	it(`one webhook process stopped for ${STALL_MS / 1000} s while ${EVENTS} events arrive: no event lost, with the configuration's 60 s read timeout and with 9 s`, async () => {
 		const defaults = await stallOneProcess('60s');
 		const configured = await stallOneProcess('9s');

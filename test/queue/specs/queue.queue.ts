@@ -1,11 +1,13 @@
 import { activationSpecs } from '../points/activation';
+import { assignSpecs } from '../points/assign';
 import { deliverySpecs } from '../points/deliveries';
-import { triggerDuplicateSpecs } from '../points/duplicates';
+import { sameInstantSpecs } from '../points/duplicates';
 import { exampleSpecs } from '../points/examples';
+import { lostAnswerSpecs } from '../points/lostAnswers';
 import { onlyNewSpecs } from '../points/onlyNew';
 import { pollTriggerSpecs } from '../points/pollTrigger';
 import { rateLimitSpecs } from '../points/rateLimit';
-import { refusedRunSpecs, sigkillSpecs } from '../points/sigkill';
+import { acceptedRunSpecs } from '../points/sigkill';
 import { slowProcessSpecs } from '../points/slowProcess';
 import { stressSpecs } from '../points/stress';
 import { verifyPathSpecs } from '../points/verifyPath';
@@ -20,19 +22,26 @@ useQueueCluster();
 
 describe('1. activation, restarts of main, deactivation', activationSpecs);
 describe('2. signed deliveries through the balancer', deliverySpecs);
-describe('3. duplicates: the webhook trigger across processes and restarts', triggerDuplicateSpecs);
+describe(
+	'3. lost first answers and a webhook process restarted: the trigger and Webhook → Verify',
+	lostAnswerSpecs,
+);
+describe('3. duplicates: the same event at both webhook processes at once', sameInstantSpecs);
 describe('3. static data under stress', stressSpecs);
 describe('3. static data on the workers (n8n 2.41.1)', onlyNewSpecs);
-describe('3. the path that reaches zero: Webhook → Event: Verify', verifyPathSpecs);
+describe(
+	'3. the path that reaches zero: Webhook → Event: Verify refuses what is not the service’s',
+	verifyPathSpecs,
+);
 describe('3. the path that reaches zero: the poll trigger', pollTriggerSpecs);
 describe('6. the examples in queue mode', exampleSpecs);
-describe('7. answering only what n8n accepted: SIGKILL of a webhook process', sigkillSpecs);
-describe('7. answering only what n8n accepted: n8n cannot create the run', refusedRunSpecs);
+describe('7. answering only what n8n accepted', acceptedRunSpecs);
 // A measurement of two nginx timeouts (docs/queue-mode.md), about 4 minutes: run it with
 // LC_QUEUE_SLOW_PROCESS=1; CI keeps to the promises.
 (process.env.LC_QUEUE_SLOW_PROCESS === '1' ? describe : describe.skip)(
 	'8. behind nginx: a webhook process that answers slowly',
 	slowProcessSpecs,
 );
+describe('9. Lead → Assign in queue mode', assignSpecs);
 // Last: it resets the sandbox to 2,500 leads.
 describe('5. rate limit shared by two workers, long reads', rateLimitSpecs);

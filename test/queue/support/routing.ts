@@ -57,3 +57,17 @@ export function routingOf(path: string, kind: string): Routing {
 export function describeRouting(routing: Routing): string {
 	return `${routing.retried} retried, ${routing.otherProcess} of them on the other process, ${routing.afterFirstRun} after the first run had finished; ${routing.errorAnswers} error answers from n8n`;
 }
+
+/** nginx's answer times (ms) for the requests on `path` since its log was cleared. */
+export function answerTimes(path: string): { median: number; max: number } {
+	const took = suite.cluster.balancer.log
+		.filter((entry) => entry.path.startsWith(path))
+		.map((entry) => entry.answeredAt - entry.at)
+		.sort((a, b) => a - b);
+	return { median: took[Math.floor(took.length / 2)] ?? 0, max: took.at(-1) ?? 0 };
+}
+
+export function describeAnswerTimes(path: string): string {
+	const { median, max } = answerTimes(path);
+	return `answered in ${median} ms median, ${max} ms max`;
+}

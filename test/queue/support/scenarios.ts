@@ -4,18 +4,20 @@ import { suite } from './suite';
 /**
  * The scenario of point 3: the balancer loses the first answer of every event (n8n handled it,
  * the service never saw the 200 and retries), and webhook process 2 restarts half-way. The
- * service's retries are scaled (1, 5, 30 min × 0.2 = 12 s, 60 s, 6 min after the first failure)
- * so that a retry comes after the first run has finished, as with the real one-minute retry.
- * `stream` makes `events` events and calls its argument once half-way; returns what it returned
- * once each event sent to `subscriptionId` was answered 2xx (or 150 s passed).
+ * service's retries are scaled (1, 5, 30 min × 0.1 = 6 s, 30 s, 3 min after the first failure)
+ * so that a retry comes after the first run has finished, as with the real one-minute retry
+ * (the figures count the retries that did).
+ * `stream` makes `events` events for each subscription and calls its argument once half-way;
+ * returns what it returned once each event sent to `subscriptionIds` was answered 2xx (or 150 s
+ * passed).
  */
 export async function withLostAnswersAndRestart<T>(
-	subscriptionId: string,
+	subscriptionIds: string[],
 	events: number,
 	stream: (atHalf: () => void) => Promise<T>,
 ): Promise<T> {
 	const { cluster, sandbox } = suite;
-	sandbox.control.setOptions({ retryScale: 0.2 });
+	sandbox.control.setOptions({ retryScale: 0.1 });
 	sandbox.control.clearDeliveries();
 	cluster.balancer.clearLog();
 	cluster.faults.loseFirstAnswers(true);
@@ -25,7 +27,7 @@ export async function withLostAnswersAndRestart<T>(
 			restart = cluster.webhooks[1].restart();
 		});
 		await restart;
-		await deliveredToSubscription(subscriptionId, events, 150_000);
+		for (const id of subscriptionIds) await deliveredToSubscription(id, events, 150_000);
 		return made;
 	} finally {
 		cluster.faults.loseFirstAnswers(false);

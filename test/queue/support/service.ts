@@ -1,7 +1,7 @@
 import { triggerWebhookPath } from '../../../harness/queue/workflows';
 import { waitFor } from '../../../harness/real-n8n/processes';
 import { eventKey, keysOfLeads, runsPerEvent } from './runs';
-import { suite, WEBHOOK_IDS } from './suite';
+import { IDS, suite, WEBHOOK_IDS } from './suite';
 
 // What the service (the sandbox) and the run sink say about the trigger's subscriptions and
 // runs, shared by the spec modules.
@@ -16,6 +16,23 @@ export function onlySubscription(webhookId: string = WEBHOOK_IDS.main) {
 	const subscriptions = subscriptionsAt(webhookId);
 	expect(subscriptions).toHaveLength(1);
 	return subscriptions[0];
+}
+
+/**
+ * The trigger workflow of points 1, 2, 3 and 7 active for the enclosing describe block only:
+ * active, each lead created elsewhere in the suite would be a second delivery (and a run) beside
+ * the point's own, and its failed attempts' retries would reach later points.
+ */
+export function withMainTriggerActive(): void {
+	beforeAll(async () => {
+		if (subscriptionsAt(WEBHOOK_IDS.main).length === 0) await suite.cluster.activate(IDS.main);
+	});
+	afterAll(async () => {
+		await suite.cluster.deactivate(IDS.main);
+		await waitFor('the main trigger’s subscription to be deleted', () =>
+			subscriptionsAt(WEBHOOK_IDS.main).length === 0 ? true : undefined,
+		);
+	});
 }
 
 export function webhookRequests(method: 'POST' | 'DELETE') {

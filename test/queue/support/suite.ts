@@ -17,6 +17,7 @@ import {
 import { examplesDir } from '../../../harness/real-n8n/paths';
 import { packedTarball } from '../../../harness/real-n8n/setup';
 import { SIGNING_SECRET_CREDENTIAL_TYPE } from '../../../harness/real-n8n/verifyWorkflows';
+import { credentialType } from '../../../harness/real-n8n/paths';
 import { freePort } from '../../../harness/support/ports';
 import { recordFigure } from './figures';
 
@@ -57,11 +58,14 @@ export const EXAMPLES = [
 /** The signing-secret credential the Verify example names. */
 const EXAMPLE_SECRET = { id: 'LcSigningSecret01', name: 'Lead Conversations signing secret' };
 const VERIFY_SECRET = { id: 'LcQueueSecret001', name: 'Queue suite signing secret' };
+/** A service credential for the sandbox's second organization (Beta Autos), which the leads
+ * mirror example reads: a small account, so that its fill takes seconds. */
+export const BETA_CREDENTIAL = { id: 'LcQueueBetaCred1', name: 'Lead Conversations (Beta Autos)' };
 export const SEEDED_LEADS = 1000;
 /** Seeded leads are all created in 2025; the suite's events create leads now. */
 const SEEDED_BEFORE = '2026-01-01T00:00:00.000Z';
 /** Seconds between the suite's polls (n8n's Poll Times, several fixed seconds a minute). */
-export const POLL_SECONDS = 15;
+export const POLL_SECONDS = 10;
 
 export interface Subscription {
 	id: string;
@@ -165,6 +169,11 @@ export function useQueueCluster(): void {
 			credentials: [
 				signingSecret(VERIFY_SECRET, suite.verifySubscription),
 				signingSecret(EXAMPLE_SECRET, suite.exampleSubscription),
+				{
+					...BETA_CREDENTIAL,
+					type: credentialType,
+					data: { apiKey: suite.sandbox.keys.otherOrganization, baseUrl: suite.sandbox.baseUrl },
+				},
 			],
 			workflows: workflows(suite.sink.url),
 			// Two jobs per worker: four concurrent Return-All runs spread over both workers.
