@@ -4,7 +4,7 @@
 
 import type { RunningSandbox } from '../../sandbox';
 import type { QueueCluster } from '../../harness/queue/cluster';
-import { returnAllBatch, setWorkerConcurrency, worstWindow } from '../../harness/queue/returnAll';
+import { returnAllBatch, setWorkerConcurrency } from '../../harness/queue/returnAll';
 import type { RunSink } from '../../harness/queue/sink';
 import { returnAllWorkflow, type BuiltWorkflow } from '../../harness/queue/workflows';
 
@@ -64,7 +64,7 @@ export async function measureSharedKey(
 					complete,
 					pages: batch.pages,
 					throttled: batch.throttled.length,
-					worstWindow: worstWindow(batch.throttled, WINDOW_MS),
+					worstWindow: Math.max(0, ...batch.throttledPerWindow),
 					worstAfterFirst: Math.max(0, ...batch.throttledPerWindow.slice(1)),
 					seconds: batch.elapsedMs / 1000,
 					ratio: batch.elapsedMs / ((batch.pages / LIMIT) * WINDOW_MS),

@@ -102,16 +102,6 @@ export async function returnAllBatch(options: {
 	};
 }
 
-/** The most 429s in one window. */
-export function worstWindow(throttled: number[], windowMs: number): number {
-	const perWindow = new Map<number, number>();
-	for (const at of throttled) {
-		const window = Math.floor(at / windowMs);
-		perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
-	}
-	return Math.max(0, ...perWindow.values());
-}
-
 /** Restarts every worker with `concurrency` jobs at once (n8n's `--concurrency`). */
 export async function setWorkerConcurrency(
 	cluster: QueueCluster,
