@@ -10,7 +10,9 @@
 // reserve of twice what they were seen to spend: down to the reserve it sends as usual, in the
 // reserve one request at a time, each answer correcting the count, until no more is left than
 // others spend while one request is on its way. Without others the reserve halves with every
-// window, and alone it is never used.
+// window. Until a window went by without others, a process cannot know it is alone: it sends
+// the last requests of a window (twice as many as it had on their way at once) one at a time, to
+// the window's end, so that workers starting together learn of each other before they overrun.
 
 import { RATE_LIMIT_REMAINING_HEADER, RATE_LIMIT_RESET_HEADER } from '../constants';
 import type { Headers } from './rateLimit';
@@ -57,6 +59,10 @@ export interface PacingState {
 	 */
 	tailMargin?: number;
 	lastTailMargin?: number;
+	/** The most requests this process had on their way at once. */
+	peakInFlight?: number;
+	/** A window went by in which others were not seen. */
+	seenAlone?: boolean;
 }
 
 /** A request's place in the window, from `takeSlot`, handed back to `settleSlot`. */
@@ -87,9 +93,25 @@ function knowsCurrentWindow(state: PacingState, nowMs: number): boolean {
 /** How often a request waiting for this process's one request in the reserve looks again. */
 export const TAIL_LOOK_AGAIN_MS = 20;
 
-/** What others may spend while one request of this process in the reserve is on its way. */
+/**
+ * What others may spend while one request of this process in the reserve is on its way. None
+ * while others were not seen: the cautious reserve of a process that may be alone is used to the
+ * window's end.
+ */
 function tailMargin(state: PacingState): number {
+	if (!state.reserve) return 0;
 	return Math.max(1, state.tailMargin ?? 1, state.lastTailMargin ?? 1);
+}
+
+/**
+ * The part of the window sent one request at a time: what others were seen to spend, twice; and
+ * until the process has seen a window without others, twice the requests it has had on their
+ * way at once (what it would have overrun a window by, had another process done the same).
+ */
+function reserveOf(state: PacingState): number {
+	const cautious = state.seenAlone ? 0 : 2 * (state.peakInFlight ?? 0);
+	const reserve = Math.max(state.reserve ?? 0, cautious);
+	return state.capacity !== undefined ? Math.min(reserve, state.capacity - 1) : reserve;
 }
 
 /**
@@ -101,9 +123,9 @@ function tailMargin(state: PacingState): number {
  * the reset.
  */
 export function pacingWaitMs(state: PacingState, nowMs: number): number {
-	if (!knowsCurrentWindow(state, nowMs) || state.remaining! > (state.reserve ?? 0)) return 0;
+	if (!knowsCurrentWindow(state, nowMs) || state.remaining! > reserveOf(state)) return 0;
 	const untilReset = state.resetAtMs! - nowMs + RESET_MARGIN_MS;
-	if (!state.reserve || state.remaining! <= tailMargin(state)) return untilReset;
+	if (state.remaining! <= tailMargin(state)) return untilReset;
 	return state.inFlight === 0 ? 0 : Math.min(TAIL_LOOK_AGAIN_MS, untilReset);
 }
 
@@ -114,6 +136,7 @@ export function pacingWaitMs(state: PacingState, nowMs: number): number {
  */
 export function takeSlot(state: PacingState, nowMs: number): Slot {
 	state.inFlight++;
+	state.peakInFlight = Math.max(state.peakInFlight ?? 0, state.inFlight);
 	const request = ++state.taken;
 	if (!knowsCurrentWindow(state, nowMs)) {
 		// The counts of a window that has reset say nothing about the new one.
@@ -122,7 +145,8 @@ export function takeSlot(state: PacingState, nowMs: number): Slot {
 		return { request };
 	}
 	const hadRoom = state.remaining! > 0;
-	const inTail = hadRoom && !!state.reserve && state.remaining! <= state.reserve;
+	const reserve = reserveOf(state);
+	const inTail = hadRoom && reserve > 0 && state.remaining! <= reserve;
 	state.remaining = Math.max(0, state.remaining! - 1);
 	if (!hadRoom) return { request };
 	return inTail
@@ -184,6 +208,7 @@ export function settleSlot(
 		noticeOthers(state, spentMeanwhile, false);
 		if (slot.inTail) noticeInTail(state, spentMeanwhile);
 	}
+	const hadWindow = state.capacity !== undefined;
 	state.capacity = Math.max(state.capacity ?? 0, reported + 1);
 
 	if (knowsCurrentWindow(state, nowMs)) {
@@ -198,6 +223,7 @@ export function settleSlot(
 	}
 	// A new window: the reserve halves unless others were seen in the last one; what others spent
 	// during requests in the reserve is kept for one more window.
+	if (hadWindow && !state.othersInWindow && !state.reserve) state.seenAlone = true;
 	if (!state.othersInWindow) forgetOthersByHalf(state);
 	state.othersInWindow = false;
 	state.lastTailMargin = state.tailMargin;

@@ -51,7 +51,8 @@ interface Case {
 }
 
 function play(before: Partial<PacingState>, steps: Step[]) {
-	const state: PacingState = { ...NOTHING_KNOWN, ...before };
+	// A worker that has seen a window go by without others: it is alone on the key.
+	const state: PacingState = { ...NOTHING_KNOWN, seenAlone: true, ...before };
 	const unanswered: Slot[] = [];
 	let now = NOW;
 	for (const step of steps) {
