@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'http';
+import { connect, type Socket } from 'net';
 import { mkdtempSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -17,8 +19,8 @@ import { post } from '../support/runs';
 
 // nginx with the configuration docs/queue-mode.md shows, in front of two stand-in processes that
 // record what reaches them: it ends TLS, alternates, passes the forwarded headers, sends a
-// refused request on to the other process, and answers 504 for a process that does not answer
-// within proxy_read_timeout. The cluster's tests then run n8n behind the same nginx.
+// refused request, or one whose connection was not taken within proxy_connect_timeout, on to the
+// other process, and answers 504 for a process that does not answer within proxy_read_timeout. The cluster's tests then run n8n behind the same nginx.
 
 interface Backend {
 	port: number;
@@ -40,6 +42,48 @@ async function startBackend(): Promise<Backend> {
 	});
 	await new Promise<void>((resolve) => backend.server.listen(port, '127.0.0.1', resolve));
 	return backend;
+}
+
+/**
+ * A process that takes no connection: it listens with room for one waiting connection, is stopped
+ * (SIGSTOP), and that room is filled, so that the kernel drops every new connection attempt, as
+ * for a host that is gone or a process whose queue of connections is full.
+ */
+async function startUnresponsiveBackend(): Promise<{ port: number; close: () => void }> {
+	const port = await freePort();
+	const child: ChildProcess = spawn(
+		process.execPath,
+		[
+			'-e',
+			`require('net').createServer().listen({ port: ${port}, host: '127.0.0.1', backlog: 1 }, () => console.log('up'))`,
+		],
+		{ stdio: ['ignore', 'pipe', 'inherit'] },
+	);
+	await new Promise<void>((resolve, reject) => {
+		child.stdout!.once('data', () => resolve());
+		child.once('exit', (code) => reject(new Error(`stand-in process exited (${code})`)));
+	});
+	process.kill(child.pid!, 'SIGSTOP');
+	const waiting: Socket[] = [];
+	// Fill the queue: connections that complete are queued; once one does not, the queue is full.
+	for (let i = 0; i < 16; i++) {
+		const socket = connect({ host: '127.0.0.1', port });
+		waiting.push(socket);
+		socket.on('error', () => undefined);
+		const completed = await new Promise<boolean>((resolve) => {
+			socket.once('connect', () => resolve(true));
+			setTimeout(() => resolve(false), 300);
+		});
+		if (!completed) break;
+	}
+	return {
+		port,
+		close: () => {
+			for (const socket of waiting) socket.destroy();
+			child.kill('SIGKILL');
+			process.kill(child.pid!, 'SIGCONT');
+		},
+	};
 }
 
 describe('nginx as the balancer (stand-in processes)', () => {
@@ -94,6 +138,30 @@ describe('nginx as the balancer (stand-in processes)', () => {
 		await new Promise<void>((resolve) =>
 			backends[1].server.listen(backends[1].port, '127.0.0.1', resolve),
 		);
+	});
+
+	it("a process that takes no connection: after proxy_connect_timeout (2 s) the other one answers, within the service's 10 s", async () => {
+		const unresponsive = await startUnresponsiveBackend();
+		try {
+			await balancer.setBackends([unresponsive.port, backends[0].port]);
+			balancer.clearLog();
+			const answers = [];
+			for (let i = 0; i < 2; i++) {
+				const started = Date.now();
+				const answer = await post(`${balancer.url}webhook/w`, `{"n":${i}}`);
+				answers.push({ status: answer.status, took: Date.now() - started });
+			}
+			// Round robin: one of the two requests went to the silent process first.
+			const failedOver = balancer.log.filter((e) => e.tried.length > 1);
+			expect(answers.map((a) => a.status)).toEqual([200, 200]);
+			expect(failedOver).toHaveLength(1);
+			expect(failedOver[0].backend).toBe(1);
+			expect(Math.max(...answers.map((a) => a.took))).toBeGreaterThanOrEqual(1_900);
+			expect(Math.max(...answers.map((a) => a.took))).toBeLessThan(5_000);
+		} finally {
+			unresponsive.close();
+			await balancer.setBackends(backends.map((b) => b.port));
+		}
 	});
 
 	it('a process slower than proxy_read_timeout: 504 from nginx at the timeout', async () => {
