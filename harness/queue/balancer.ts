@@ -50,8 +50,11 @@ export interface Balancer {
 	pid?: number;
 	/** Requests answered since the last `clearLog`. */
 	readonly log: BalancedRequest[];
-	/** Starts nginx over these loopback ports, or reloads it (SIGHUP) with them. */
-	setBackends(ports: number[], readTimeout?: string): Promise<void>;
+	/**
+	 * Starts nginx over these loopback ports, or reloads it (SIGHUP) with them; `readTimeout` and
+	 * `serverParameters` replace the configuration's for measurements of other settings.
+	 */
+	setBackends(ports: number[], readTimeout?: string, serverParameters?: string): Promise<void>;
 	/** How many requests each webhook process answered (by index). */
 	perBackend(path?: string): number[];
 	clearLog(): void;
@@ -90,10 +93,10 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 	let child: ChildProcess | undefined;
 	let logFrom = 0;
 
-	const writeConfig = (readTimeout: string) => {
+	const writeConfig = (readTimeout: string, serverParameters: string) => {
 		writeFileSync(join(prefix, 'nginx.conf'), render('nginx.conf', { PREFIX: prefix }));
 		const servers = backends
-			.map((port) => `server 127.0.0.1:${port} ${SERVER_PARAMETERS};`)
+			.map((port) => `server 127.0.0.1:${port} ${serverParameters};`)
 			.join('\n    ');
 		writeFileSync(
 			join(prefix, 'webhooks.conf'),
@@ -139,9 +142,13 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
 		get log() {
 			return entries();
 		},
-		async setBackends(ports, readTimeout = options.readTimeout ?? READ_TIMEOUT) {
+		async setBackends(
+			ports,
+			readTimeout = options.readTimeout ?? READ_TIMEOUT,
+			serverParameters = SERVER_PARAMETERS,
+		) {
 			backends = [...ports];
-			writeConfig(readTimeout);
+			writeConfig(readTimeout, serverParameters);
 			if (child && child.exitCode === null) {
 				const before = readFileSync(join(prefix, 'nginx.pid'), 'utf8');
 				child.kill('SIGHUP');
