@@ -20,9 +20,8 @@ export interface SharedKeyResult {
 	complete: number;
 	pages: number;
 	throttled: number;
+	/** The most 429s in one window. */
 	worstWindow: number;
-	/** The most 429s in one window after the first, where the workers learn of each other. */
-	worstAfterFirst: number;
 	seconds: number;
 	/** seconds ÷ (pages ÷ limit × window) */
 	ratio: number;
@@ -65,7 +64,6 @@ export async function measureSharedKey(
 					pages: batch.pages,
 					throttled: batch.throttled.length,
 					worstWindow: Math.max(0, ...batch.throttledPerWindow),
-					worstAfterFirst: Math.max(0, ...batch.throttledPerWindow.slice(1)),
 					seconds: batch.elapsedMs / 1000,
 					ratio: batch.elapsedMs / ((batch.pages / LIMIT) * WINDOW_MS),
 					perWindow: batch.perWindow,

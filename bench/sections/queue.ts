@@ -76,10 +76,10 @@ function sharedKeyVerdicts(result: QueueThroughputResult): Verdict[] {
 			met: r.ratio <= 1.25 && r.complete === r.runs,
 		},
 		{
-			measure: `8b. ${r.runs} × 2,500 leads: most 429s in one window after the first (in the first: ${r.worstWindow})`,
-			figure: String(r.worstAfterFirst),
+			measure: `8b. ${r.runs} × 2,500 leads: most 429s in one window`,
+			figure: String(r.worstWindow),
 			target: '≤ 1',
-			met: r.worstAfterFirst <= 1,
+			met: r.worstWindow <= 1,
 		},
 	]);
 }
@@ -90,7 +90,7 @@ function sharedKeyMarkdown(result: QueueThroughputResult): string {
 		`${r.runs} × 2,500 leads, ${r.jobsPerWorker} jobs per worker`,
 		`${r.complete} / ${r.runs}`,
 		String(r.pages),
-		`${r.throttled} (most in one window ${r.worstWindow}, after the first ${r.worstAfterFirst})`,
+		`${r.throttled} (most in one window ${r.worstWindow})`,
 		`${fixed(r.seconds, 1)} s`,
 		`**${fixed(r.ratio, 2)} ×**`,
 		r.perWindow.join(' '),
