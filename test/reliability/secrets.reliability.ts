@@ -2,16 +2,28 @@
 // suspended key, a service that is unreachable, a rate limit given up on, a failing
 // subscription, the credential test. Each file of the suite also searches everything it
 // captured; this one adds the paths the other scenarios do not take.
+//
+// Nothing here is measured in time, and the retry paths below would wait about four minutes in
+// real time (back-off after refused connections and failing DELETEs, waits for 429s and for the
+// rate-limit window). The node's waits are jumped over instead of slept (test/nodes/clock.ts):
+// every attempt still goes over real HTTP, every retry is still made, and every text the node
+// writes on the way is the one it writes in real time.
 
 import type { INodeParameters } from 'n8n-workflow';
 
 import { createTriggerHarness, runActionNode, runCredentialTest } from '../../harness/engine';
+import { MAX_RATE_LIMIT_RETRIES } from '../../nodes/shared/transport/rateLimit';
+import { MAX_TRANSIENT_RETRIES } from '../../nodes/shared/transport/retryPolicy';
+import { useJumpingClock } from '../nodes/clock';
 import { byId, credentialsOf, useTracedSandbox } from './support/common';
 import { SecretTrace } from './support/trace';
 
 const trace = new SecretTrace('secrets.reliability.ts');
 
-const ctx = useTracedSandbox(trace);
+// One-second rate-limit windows: the waits for a window to reset after the injected 429s stay
+// short, so the 429 scenario gives up because its retries ran out, not because its 120 s budget did.
+const ctx = useTracedSandbox(trace, { windowMs: 1_000 });
+useJumpingClock();
 
 const GET_LEAD: INodeParameters = {
 	resource: 'lead',
@@ -56,6 +68,7 @@ it('an unreachable service (connection refused, retried): the error never shows 
 	});
 	trace.addRun('connection refused', result);
 	expect(result.status).toBe('error');
+	expect(result.error?.message).toContain(`after ${MAX_TRANSIENT_RETRIES + 1} attempts`);
 });
 
 it('a Base URL carrying the key in its user part is refused without echoing it', async () => {
@@ -75,6 +88,13 @@ it('a 429 given up on once the retries run out: the error never shows the key', 
 	ctx.sandbox.control.clearFaults();
 	trace.addRun('429', result);
 	expect(result.status).toBe('success');
+	const answered429 = ctx.sandbox.control
+		.requests()
+		.filter((request) => request.path === '/v1/leads/lead_missing1' && request.status === 429);
+	expect(answered429).toHaveLength(MAX_RATE_LIMIT_RETRIES + 1);
+	expect(JSON.stringify(result.output('Lead Conversations'))).toContain(
+		`Gave up after ${MAX_RATE_LIMIT_RETRIES} retries`,
+	);
 });
 
 it('the credential test with a revoked key', async () => {
@@ -112,6 +132,11 @@ it('a trigger whose subscription fails, and one whose deliveries are refused: ne
 	await trigger.deactivate();
 	ctx.sandbox.control.clearFaults();
 	trace.addText('trigger logs', trigger.logs.join('\n'));
+	// The DELETE really failed on every attempt, and the failure was logged.
+	expect(trigger.logs.join('\n')).toContain(
+		`HTTP 500; retry ${MAX_TRANSIENT_RETRIES} of ${MAX_TRANSIENT_RETRIES}`,
+	);
+	expect(trigger.logs.join('\n')).toContain('could not delete subscription');
 	// The secret really was in play: the subscription exists and is remembered for deletion.
 	expect(ctx.sandbox.control.webhooks().some((webhook) => webhook.secret === secret)).toBe(true);
 });
