@@ -194,7 +194,9 @@ export function settleSlot(
 	const reported = parseRemaining(header(answer.headers, RATE_LIMIT_REMAINING_HEADER));
 	const resetAtMs = parseResetHeader(header(answer.headers, RATE_LIMIT_RESET_HEADER), nowMs);
 	// A 429 where this process knew of room for the request: others spent what it counted on.
-	if (answer.status === 429 && slot.roomLeft !== undefined) {
+	// Unless the 429 itself reports requests left: then it is about something else.
+	const windowUsedUp = reported === undefined || reported === 0;
+	if (answer.status === 429 && slot.roomLeft !== undefined && windowUsedUp) {
 		noticeOthers(state, slot.roomLeft + 1);
 		if (slot.inTail) noticeInTail(state, slot.roomLeft + 1);
 	}

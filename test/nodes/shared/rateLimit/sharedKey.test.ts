@@ -197,6 +197,13 @@ describe('workers that share nothing but the service spend one key together', ()
 		settleSlot(state, surprised, { headers: reportOf(0, 1), status: 429 }, NOW);
 		expect(state.reserve).toBeGreaterThanOrEqual(3);
 
+		// A 429 that reports requests left is about something else than the window.
+		const unrelated: PacingState = { ...NOTHING_KNOWN, remaining: 3, resetAtMs: NOW + 1000 };
+		const refused = takeSlot(unrelated, NOW);
+		settleSlot(unrelated, refused, { headers: reportOf(2, 1), status: 429 }, NOW);
+		expect(unrelated.reserve ?? 0).toBe(0);
+		expect(unrelated.remaining).toBe(2);
+
 		const alone: PacingState = { ...NOTHING_KNOWN, remaining: 0, resetAtMs: NOW + 1000 };
 		// Sent beyond the wait budget, with the window known to be used up: a 429 was expected.
 		const expected = takeSlot(alone, NOW);
