@@ -137,8 +137,11 @@ export function slowProcessSpecs(): void {
 	});
 
 	it(`both webhook processes stopped for ${STALL_MS / 1000} s (an overloaded host): no event lost with the configuration; two other settings measured`, async () => {
-		const [configuration] = await measure([0, 1], 'both webhook processes');
+		const [configuration, healthChecked] = await measure([0, 1], 'both webhook processes');
 		expect(configuration.missing).toBe(0);
+		expect(configuration.allDeliveredMs).toBeDefined();
 		expect(configuration.noLiveProcess).toBe(0);
+		// Why the read timeout stays above 10 s: under it nginx takes every process out.
+		expect(healthChecked.noLiveProcess).toBeGreaterThan(0);
 	});
 }

@@ -36,7 +36,7 @@ describe(
 describe('3. the path that reaches zero: the poll trigger', pollTriggerSpecs);
 describe('6. the examples in queue mode', exampleSpecs);
 describe('7. answering only what n8n accepted', acceptedRunSpecs);
-// A measurement of two nginx timeouts (docs/queue-mode.md), about 4 minutes: run it with
+// A measurement of three nginx settings (docs/queue-mode.md), about 6 minutes: run it with
 // LC_QUEUE_SLOW_PROCESS=1; CI keeps to the promises.
 (process.env.LC_QUEUE_SLOW_PROCESS === '1' ? describe : describe.skip)(
 	'8. behind nginx: a webhook process that answers slowly',
