@@ -3,7 +3,15 @@
 
 import type { ApiContext, Connection } from './connection';
 import { delays, waitFor } from './delays';
-import { pacingWaitMs, settleSlot, takeSlot, type Slot } from './pacing';
+import {
+	joinQueue,
+	leaveQueue,
+	pacingWaitMs,
+	settleSlot,
+	TAIL_LOOK_AGAIN_MS,
+	takeSlot,
+	type Slot,
+} from './pacing';
 import type { WaitBudget } from './rateLimit';
 import type { Outgoing, SendOutcome } from './send';
 import { sendOnce } from './send';
@@ -18,15 +26,23 @@ async function takeSlotBeforeSending(
 	budget: WaitBudget,
 	itemIndex?: number,
 ): Promise<Slot> {
-	for (;;) {
-		const pacing = pacingWaitMs(connection.pacing, delays.now());
-		// Pacing is only a saving: a wait that does not fit the budget is left to the service,
-		// which answers 429 with a reset time the 429 handling can judge.
-		if (pacing === 0 || !budget.fits(pacing)) break;
-		this.logger.debug(`Rate limit used up: waiting ${pacing} ms for the window to reset`);
-		budget.spend(pacing);
-		await waitFor.call(this, pacing, itemIndex);
-		// Neighbours that woke up first may have used up the new window already: look again.
+	joinQueue(connection.pacing);
+	try {
+		for (;;) {
+			const pacing = pacingWaitMs(connection.pacing, delays.now());
+			// Pacing is only a saving: a wait that does not fit the budget is left to the service,
+			// which answers 429 with a reset time the 429 handling can judge.
+			if (pacing === 0 || !budget.fits(pacing)) break;
+			// The short looks of one request at a time are not worth a line each.
+			if (pacing > TAIL_LOOK_AGAIN_MS) {
+				this.logger.debug(`Rate limit used up: waiting ${pacing} ms for the window to reset`);
+			}
+			budget.spend(pacing);
+			await waitFor.call(this, pacing, itemIndex);
+			// Neighbours that woke up first may have used up the new window already: look again.
+		}
+	} finally {
+		leaveQueue(connection.pacing);
 	}
 	return takeSlot(connection.pacing, delays.now());
 }

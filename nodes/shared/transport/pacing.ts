@@ -10,9 +10,11 @@
 // reserve of twice what they were seen to spend: down to the reserve it sends as usual, in the
 // reserve one request at a time, each answer correcting the count, until no more is left than
 // others spend while one request is on its way. Without others the reserve halves with every
-// window. Until a window went by without others, a process cannot know it is alone: it sends
-// the last requests of a window (twice as many as it had on their way at once) one at a time, to
-// the window's end, so that workers starting together learn of each other before they overrun.
+// window. Another process may start at any moment without this one knowing, so the last requests
+// of every window (twice as many as this process wants to send at once) also go one at a time, to
+// the window's end, as far as that fits before the reset: a newcomer's requests then show in the
+// next answer instead of overrunning the window. A process's very first request goes alone: the
+// others wait for what its answer tells of the window.
 
 import { RATE_LIMIT_REMAINING_HEADER, RATE_LIMIT_RESET_HEADER } from '../constants';
 import type { Headers } from './rateLimit';
@@ -59,10 +61,18 @@ export interface PacingState {
 	 */
 	tailMargin?: number;
 	lastTailMargin?: number;
-	/** The most requests this process had on their way at once. */
-	peakInFlight?: number;
-	/** A window went by in which others were not seen. */
-	seenAlone?: boolean;
+	/** Requests waiting for a slot (`joinQueue`) and not sent yet. */
+	waiting?: number;
+	/** The most requests this process wanted to send at once: on their way, or waiting. */
+	peakDemand?: number;
+	/** An answer came back (with or without rate-limit headers). */
+	heardBack?: boolean;
+	/** The reset of the last window that became known, kept once it is past. */
+	lastResetAtMs?: number;
+	/** The shortest time seen between two windows' resets: the window's length, or a bound on it. */
+	windowMs?: number;
+	/** How long an answer takes, smoothed over the last ones: what one request at a time costs. */
+	answerMs?: number;
 }
 
 /** A request's place in the window, from `takeSlot`, handed back to `settleSlot`. */
@@ -73,6 +83,8 @@ export interface Slot {
 	roomLeft?: number;
 	/** Sent in the reserve, with no other request of this process on its way. */
 	inTail?: boolean;
+	/** When it was sent, ms since the epoch. */
+	sentAtMs?: number;
 }
 
 /** An answer as pacing reads it: the rate-limit headers, and whether it was a 429. */
@@ -103,30 +115,74 @@ function tailMargin(state: PacingState): number {
 	return Math.max(1, state.tailMargin ?? 1, state.lastTailMargin ?? 1);
 }
 
+/** How many requests one at a time fit before the known window resets, at the usual answer time. */
+function oneAtATimeUntilReset(state: PacingState, nowMs: number): number {
+	if (state.answerMs === undefined || state.resetAtMs === undefined) return Infinity;
+	return Math.floor((state.resetAtMs - nowMs) / Math.max(1, 2 * state.answerMs));
+}
+
 /**
- * The part of the window sent one request at a time: what others were seen to spend, twice; and
- * until the process has seen a window without others, twice the requests it has had on their
- * way at once (what it would have overrun a window by, had another process done the same).
+ * The part of the window sent one request at a time: what others were seen to spend, twice; and,
+ * since another process may start at any moment without this one knowing, twice the requests it
+ * has wanted to send at once (what it would overrun a window by, were another process to do the
+ * same), as far as they fit one at a time before the reset: alone, that costs no time.
  */
-function reserveOf(state: PacingState): number {
-	const cautious = state.seenAlone ? 0 : 2 * (state.peakInFlight ?? 0);
+function reserveOf(state: PacingState, nowMs: number): number {
+	const cautious = Math.min(2 * (state.peakDemand ?? 0), oneAtATimeUntilReset(state, nowMs));
 	const reserve = Math.max(state.reserve ?? 0, cautious);
 	return state.capacity !== undefined ? Math.min(reserve, state.capacity - 1) : reserve;
 }
 
 /**
+ * Whether this process comes (back) to the key without knowing the window before it: its first
+ * request, or its first after a whole window without answers. Such a request goes alone: sent
+ * blind, all of a newcomer's requests would be 429s when others had used the window up. Right
+ * after a reset a busy process sends as usual (the window has just opened), and so does one whose
+ * service tells no counts.
+ */
+function returning(state: PacingState, nowMs: number): boolean {
+	if (!state.heardBack) return true;
+	if (state.lastResetAtMs === undefined) return false;
+	return nowMs > state.lastResetAtMs + (state.windowMs ?? 0);
+}
+
+function noteWindowLength(state: PacingState, resetAtMs: number): void {
+	const since = state.lastResetAtMs === undefined ? 0 : resetAtMs - state.lastResetAtMs;
+	if (since >= SAME_WINDOW_MS) state.windowMs = Math.min(state.windowMs ?? since, since);
+	state.lastResetAtMs = resetAtMs;
+}
+
+/**
  * Ms to wait before taking a slot, so that no request is spent on a certain 429. Zero when more
  * than the reserve is left, or nothing is known (the first request, or a window that has reset:
- * the service tells on the next answer). In the reserve (only when others spend the key), one
- * request at a time: the count each answer brings is then off by what others spend meanwhile,
+ * the service tells on the next answer), except for a process that comes (back) to the key. In the reserve,
+ * one request at a time: the count each answer brings is then off by what others spend meanwhile,
  * so the window is used to its end with at most a request or two racing the others. Otherwise
  * the reset.
  */
 export function pacingWaitMs(state: PacingState, nowMs: number): number {
-	if (!knowsCurrentWindow(state, nowMs) || state.remaining! > reserveOf(state)) return 0;
+	if (!knowsCurrentWindow(state, nowMs)) {
+		return returning(state, nowMs) && state.inFlight > 0 ? TAIL_LOOK_AGAIN_MS : 0;
+	}
+	if (state.remaining! > reserveOf(state, nowMs)) return 0;
 	const untilReset = state.resetAtMs! - nowMs + RESET_MARGIN_MS;
 	if (state.remaining! <= tailMargin(state)) return untilReset;
 	return state.inFlight === 0 ? 0 : Math.min(TAIL_LOOK_AGAIN_MS, untilReset);
+}
+
+function notePeakDemand(state: PacingState): void {
+	state.peakDemand = Math.max(state.peakDemand ?? 0, state.inFlight + (state.waiting ?? 0));
+}
+
+/** A request starts waiting for its slot: until it leaves the queue it counts as wanted. */
+export function joinQueue(state: PacingState): void {
+	state.waiting = (state.waiting ?? 0) + 1;
+	notePeakDemand(state);
+}
+
+/** A request stopped waiting: it takes its slot next, or gave up. */
+export function leaveQueue(state: PacingState): void {
+	state.waiting = Math.max(0, (state.waiting ?? 0) - 1);
 }
 
 /**
@@ -136,22 +192,21 @@ export function pacingWaitMs(state: PacingState, nowMs: number): number {
  */
 export function takeSlot(state: PacingState, nowMs: number): Slot {
 	state.inFlight++;
-	state.peakInFlight = Math.max(state.peakInFlight ?? 0, state.inFlight);
+	notePeakDemand(state);
 	const request = ++state.taken;
 	if (!knowsCurrentWindow(state, nowMs)) {
 		// The counts of a window that has reset say nothing about the new one.
 		state.remaining = undefined;
 		state.resetAtMs = undefined;
-		return { request };
+		return { request, sentAtMs: nowMs };
 	}
 	const hadRoom = state.remaining! > 0;
-	const reserve = reserveOf(state);
+	const reserve = reserveOf(state, nowMs);
 	const inTail = hadRoom && reserve > 0 && state.remaining! <= reserve;
 	state.remaining = Math.max(0, state.remaining! - 1);
-	if (!hadRoom) return { request };
-	return inTail
-		? { request, roomLeft: state.remaining, inTail }
-		: { request, roomLeft: state.remaining };
+	if (!hadRoom) return { request, sentAtMs: nowMs };
+	const slot: Slot = { request, roomLeft: state.remaining, sentAtMs: nowMs };
+	return inTail ? { ...slot, inTail } : slot;
 }
 
 /**
@@ -168,6 +223,12 @@ function noticeOthers(state: PacingState, spent: number, certain = true): void {
 /** Others spent `spent` while a request sent in the reserve was on its way. */
 function noticeInTail(state: PacingState, spent: number): void {
 	state.tailMargin = Math.max(state.tailMargin ?? 1, spent);
+}
+
+/** Smoothed, so that one slow answer does not end the caution of a whole window. */
+function noteAnswerTime(state: PacingState, tookMs: number): void {
+	state.answerMs =
+		state.answerMs === undefined ? tookMs : 0.7 * state.answerMs + 0.3 * Math.max(0, tookMs);
 }
 
 /** Others were not seen since the last answer: what they were seen to spend counts for less. */
@@ -191,6 +252,7 @@ export function settleSlot(
 	nowMs: number,
 ): void {
 	state.inFlight = Math.max(0, state.inFlight - 1);
+	state.heardBack = true;
 	const reported = parseRemaining(header(answer.headers, RATE_LIMIT_REMAINING_HEADER));
 	const resetAtMs = parseResetHeader(header(answer.headers, RATE_LIMIT_RESET_HEADER), nowMs);
 	// A 429 where this process knew of room for the request: others spent what it counted on.
@@ -201,6 +263,7 @@ export function settleSlot(
 		if (slot.inTail) noticeInTail(state, slot.roomLeft + 1);
 	}
 	if (reported === undefined || resetAtMs === undefined || resetAtMs <= nowMs) return;
+	if (slot.sentAtMs !== undefined) noteAnswerTime(state, nowMs - slot.sentAtMs);
 	// Fewer left than this process counted on when it sent: others spent the difference while the
 	// request was on its way, which is how far off its counts are. Only while others are known
 	// (a reserve): alone, its own requests overtaking each other on the way would read as others,
@@ -210,7 +273,6 @@ export function settleSlot(
 		noticeOthers(state, spentMeanwhile, false);
 		if (slot.inTail) noticeInTail(state, spentMeanwhile);
 	}
-	const hadWindow = state.capacity !== undefined;
 	state.capacity = Math.max(state.capacity ?? 0, reported + 1);
 
 	if (knowsCurrentWindow(state, nowMs)) {
@@ -225,12 +287,12 @@ export function settleSlot(
 	}
 	// A new window: the reserve halves unless others were seen in the last one; what others spent
 	// during requests in the reserve is kept for one more window.
-	if (hadWindow && !state.othersInWindow && !state.reserve) state.seenAlone = true;
 	if (!state.othersInWindow) forgetOthersByHalf(state);
 	state.othersInWindow = false;
 	state.lastTailMargin = state.tailMargin;
 	state.tailMargin = undefined;
 	state.remaining = Math.max(0, reported - state.inFlight);
+	noteWindowLength(state, resetAtMs);
 	state.resetAtMs = resetAtMs;
 	state.windowFrom = slot.request;
 }

@@ -51,8 +51,8 @@ interface Case {
 }
 
 function play(before: Partial<PacingState>, steps: Step[]) {
-	// A worker that has seen a window go by without others: it is alone on the key.
-	const state: PacingState = { ...NOTHING_KNOWN, seenAlone: true, ...before };
+	// A worker that has had answers before: its first request is behind it.
+	const state: PacingState = { ...NOTHING_KNOWN, heardBack: true, ...before };
 	const unanswered: Slot[] = [];
 	let now = NOW;
 	for (const step of steps) {
@@ -96,11 +96,11 @@ describe('taking slots and learning from answers', () => {
 			waitMs: 0,
 		},
 		{
-			name: 'parallel requests each take a slot before any answer',
+			name: 'parallel requests each take a slot before any answer; the last 8 (twice the 4 at once) go one at a time',
 			before: WINDOW,
 			steps: [{ take: 4 }],
 			after: { remaining: 6, resetAtMs: NOW + 1000, inFlight: 4 },
-			waitMs: 0,
+			waitMs: 20,
 		},
 		{
 			name: 'parallel requests that use up the window make the next one wait for the reset',

@@ -1,4 +1,6 @@
 import {
+	joinQueue,
+	leaveQueue,
 	pacingWaitMs,
 	settleSlot,
 	takeSlot,
@@ -28,9 +30,11 @@ export function simulate(options: {
 	startMs?: number;
 	/** Up to this long between an answer and the client's next request (its work on the page). */
 	thinkMs?: number;
+	/** Each worker's clients start this much later than the previous worker's (a worker joining). */
+	workerDelayMs?: number;
 }) {
 	const { clients, requestsEach, limit, workers = 1, windowMs = 1000 } = options;
-	const { burstPerWindow = 0, startMs = 0, thinkMs = 0 } = options;
+	const { burstPerWindow = 0, startMs = 0, thinkMs = 0, workerDelayMs = 0 } = options;
 	const random = seededRandom(options.seed);
 	const latency = () => 1 + random() * options.latencyMs;
 	const states: PacingState[] = Array.from({ length: workers }, () => ({ ...NOTHING_KNOWN }));
@@ -50,23 +54,35 @@ export function simulate(options: {
 
 	let refused = 0;
 	let finishedAt = NOW;
+	const traceLines: string[] = [];
 
-	const client = (state: PacingState, left: number) => (now: number) => {
-		if (left === 0) {
-			finishedAt = Math.max(finishedAt, now);
-			running--;
-			return;
-		}
-		const wait = pacingWaitMs(state, now);
-		if (wait > 0) {
-			events.push({ at: now + wait, run: client(state, left) });
-			return;
-		}
+	const client =
+		(state: PacingState, left: number, queued = false) =>
+		(now: number): void => {
+			if (left === 0) {
+				finishedAt = Math.max(finishedAt, now);
+				running--;
+				return;
+			}
+			if (!queued) joinQueue(state);
+			const wait = pacingWaitMs(state, now);
+			if (wait > 0) {
+				events.push({ at: now + wait, run: client(state, left, true) });
+				return;
+			}
+			leaveQueue(state);
+			send(state, left, now);
+		};
+	const send = (state: PacingState, left: number, now: number) => {
 		const slot = takeSlot(state, now);
 		events.push({
 			at: now + latency(),
 			run: (arrivedAt) => {
 				const { windowStart, count: seen, limited } = count(arrivedAt);
+				(options as any).trace &&
+					traceLines.push(
+						`${arrivedAt.toFixed(0)} w${states.indexOf(state)} #${seen}${limited ? ' 429' : ''} view ${slot.roomLeft ?? '?'}${slot.inTail ? ' tail' : ''} res ${state.reserve ?? 0}`,
+					);
 				if (limited) {
 					refused++;
 					ourRefused++;
@@ -98,7 +114,7 @@ export function simulate(options: {
 	};
 
 	for (let i = 0; i < clients; i++) {
-		const at = NOW + startMs + random() * 20;
+		const at = NOW + startMs + (i % workers) * workerDelayMs + random() * 20;
 		events.push({ at, run: client(states[i % workers], requestsEach) });
 	}
 	const burst = (windowStart: number) => (now: number) => {
@@ -126,6 +142,7 @@ export function simulate(options: {
 				.map(([, refusedThere]) => refusedThere),
 		),
 		windows: counted.size,
+		trace: traceLines,
 		seconds: (finishedAt - NOW) / 1000,
 		states,
 	};
