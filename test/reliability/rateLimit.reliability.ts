@@ -141,7 +141,7 @@ describe('two workers on one key', () => {
 	const LATENCY_MS = 30;
 
 	type Engine = typeof import('../../harness/engine');
-	type Pacing = typeof import('../../nodes/shared/transport/pacing');
+	type Pacing = typeof import('../../nodes/shared/transport/pacingState');
 	type ActionNode = typeof import('../../nodes/LeadConversations/LeadConversations.node');
 	interface Worker {
 		engine: Engine;
@@ -160,7 +160,7 @@ describe('two workers on one key', () => {
 			const node = require('../../nodes/LeadConversations/LeadConversations.node') as ActionNode;
 			worker = {
 				engine: require('../../harness/engine') as Engine,
-				pacing: require('../../nodes/shared/transport/pacing') as Pacing,
+				pacing: require('../../nodes/shared/transport/pacingState') as Pacing,
 				node: new node.LeadConversations(),
 			};
 			/* eslint-enable @typescript-eslint/no-require-imports */

@@ -14,8 +14,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../baseUrl';
 import { CREDENTIAL_NAME } from '../constants';
-import type { PacingState } from './pacing';
-import { pacingStateFor } from './pacing';
+import type { PacingState } from './pacingState';
+import { pacingStateFor } from './pacingState';
 
 export type ApiContext =
 	| IExecuteFunctions

@@ -10,8 +10,8 @@ import {
 	settleSlot,
 	TAIL_LOOK_AGAIN_MS,
 	takeSlot,
-	type Slot,
 } from './pacing';
+import type { Slot } from './pacingState';
 import type { WaitBudget } from './rateLimit';
 import type { Outgoing, SendOutcome } from './send';
 import { sendOnce } from './send';

@@ -1,6 +1,6 @@
 // The moment and the rate-limit answers the pacing tests reason about.
 
-import type { PacingState } from '../../../../nodes/shared/transport/pacing';
+import type { PacingState } from '../../../../nodes/shared/transport/pacingState';
 
 export const NOW = Date.UTC(2025, 4, 1, 12, 0, 0);
 /** NOW plus `seconds`, as the Unix seconds X-RateLimit-Reset carries. */

@@ -1,13 +1,11 @@
 // Pacing one worker's requests: the wait before a request, and what each answer teaches.
 
+import { pacingWaitMs, settleSlot, takeSlot } from '../../../../nodes/shared/transport/pacing';
 import {
 	pacingStateFor,
-	pacingWaitMs,
-	settleSlot,
-	takeSlot,
 	type PacingState,
 	type Slot,
-} from '../../../../nodes/shared/transport/pacing';
+} from '../../../../nodes/shared/transport/pacingState';
 import { NOTHING_KNOWN, NOW, inSeconds } from './fixtures';
 
 describe('pacing before a request', () => {

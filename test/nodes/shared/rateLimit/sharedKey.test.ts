@@ -5,8 +5,8 @@ import {
 	settleSlot,
 	takeSlot,
 	TAIL_LOOK_AGAIN_MS,
-	type PacingState,
 } from '../../../../nodes/shared/transport/pacing';
+import type { PacingState } from '../../../../nodes/shared/transport/pacingState';
 import { NOTHING_KNOWN, NOW, reportOf } from './fixtures';
 import { simulate } from './simulatedService';
 

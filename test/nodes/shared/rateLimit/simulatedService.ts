@@ -4,8 +4,8 @@ import {
 	pacingWaitMs,
 	settleSlot,
 	takeSlot,
-	type PacingState,
 } from '../../../../nodes/shared/transport/pacing';
+import type { PacingState } from '../../../../nodes/shared/transport/pacingState';
 import { seededRandom } from '../../../../harness/support/random';
 import { NOTHING_KNOWN, NOW } from './fixtures';
 
