@@ -13,3 +13,11 @@ export const reportOf = (remaining: number, resetInSeconds: number) => ({
 	'x-ratelimit-remaining': String(remaining),
 	'x-ratelimit-reset': inSeconds(resetInSeconds),
 });
+
+/** A known window with `remaining` requests left and its reset a second after NOW. */
+export const windowWith = (remaining: number, more: Partial<PacingState> = {}): PacingState => ({
+	...NOTHING_KNOWN,
+	remaining,
+	resetAtMs: NOW + 1000,
+	...more,
+});

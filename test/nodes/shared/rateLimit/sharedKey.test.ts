@@ -7,7 +7,7 @@ import {
 	TAIL_LOOK_AGAIN_MS,
 } from '../../../../nodes/shared/transport/pacing';
 import type { PacingState } from '../../../../nodes/shared/transport/pacingState';
-import { NOTHING_KNOWN, NOW, reportOf } from './fixtures';
+import { NOTHING_KNOWN, NOW, reportOf, windowWith } from './fixtures';
 import { simulate } from './simulatedService';
 
 describe('parallel clients on one key never overrun the window', () => {
@@ -36,6 +36,16 @@ describe('parallel clients on one key never overrun the window', () => {
 	);
 });
 
+/** 10 Return All runs of 100 pages over 2 workers, on one key at 20 per 2 s, answers within 5 ms. */
+const LONG_READ_ON_LOOPBACK = {
+	workers: 2,
+	clients: 10,
+	requestsEach: 100,
+	limit: 20,
+	windowMs: 2000,
+	latencyMs: 5,
+};
+
 describe('workers that share nothing but the service spend one key together', () => {
 	// Return All runs: one request at a time each, as in n8n's queue mode (a worker's concurrency
 	// is its runs at once: 2, and 5 in the long read of 10 runs × 100 pages).
@@ -45,25 +55,9 @@ describe('workers that share nothing but the service spend one key together', ()
 		{ workers: 2, clients: 4, requestsEach: 100, limit: 20, windowMs: 2000, latencyMs: 30 },
 		{ workers: 2, clients: 10, requestsEach: 100, limit: 20, windowMs: 2000, latencyMs: 30 },
 		// Loopback answers and a little work per page, as in the queue-mode cluster's measure.
-		{
-			workers: 2,
-			clients: 10,
-			requestsEach: 100,
-			limit: 20,
-			windowMs: 2000,
-			latencyMs: 5,
-			thinkMs: 5,
-		},
+		{ ...LONG_READ_ON_LOOPBACK, thinkMs: 5 },
 		// A worker that joins after the other has used windows alone.
-		{
-			workers: 2,
-			clients: 10,
-			requestsEach: 100,
-			limit: 20,
-			windowMs: 2000,
-			latencyMs: 5,
-			workerDelayMs: 3300,
-		},
+		{ ...LONG_READ_ON_LOOPBACK, workerDelayMs: 3300 },
 		{ workers: 3, clients: 6, requestsEach: 20, limit: 30, windowMs: 2000, latencyMs: 20 },
 		{ workers: 4, clients: 8, requestsEach: 20, limit: 40, windowMs: 1000, latencyMs: 10 },
 	])(
@@ -110,7 +104,7 @@ describe('workers that share nothing but the service spend one key together', ()
 	);
 
 	test('a worker learns from a lower count than its own requests explain, and leaves others a reserve', () => {
-		const state: PacingState = { ...NOTHING_KNOWN, remaining: 10, resetAtMs: NOW + 1000 };
+		const state = windowWith(10);
 		const slot = takeSlot(state, NOW);
 		// Its own request leaves 9; the service says 6: others spent 3 meanwhile.
 		settleSlot(state, slot, { headers: reportOf(6, 1) }, NOW);
@@ -124,12 +118,7 @@ describe('workers that share nothing but the service spend one key together', ()
 	});
 
 	test('in the reserve: one request at a time, down to what others spend while one is on its way', () => {
-		const state: PacingState = {
-			...NOTHING_KNOWN,
-			remaining: 4,
-			resetAtMs: NOW + 1000,
-			reserve: 4,
-		};
+		const state = windowWith(4, { reserve: 4 });
 		const first = takeSlot(state, NOW);
 		expect(first.inTail).toBe(true);
 		// Its own request is on its way: it looks again soon rather than waiting for the reset.
@@ -142,11 +131,7 @@ describe('workers that share nothing but the service spend one key together', ()
 	});
 
 	test('alone on the key, the reserve stays empty and the wait at the end of a window is the reset', () => {
-		const state: PacingState = {
-			...NOTHING_KNOWN,
-			remaining: 1,
-			resetAtMs: NOW + 1000,
-		};
+		const state = windowWith(1);
 		const last = takeSlot(state, NOW);
 		expect(pacingWaitMs(state, NOW)).toBe(1050);
 		settleSlot(state, last, { headers: reportOf(0, 1) }, NOW + 30);
@@ -182,14 +167,7 @@ describe('workers that share nothing but the service spend one key together', ()
 
 	test('only what fits one at a time before the reset is sent so: alone, the caution costs no time', () => {
 		// Five requests wanted at once, answers in 100 ms, 1 s to the reset.
-		const state: PacingState = {
-			...NOTHING_KNOWN,
-			remaining: 8,
-			resetAtMs: NOW + 1000,
-			peakDemand: 5,
-			answerMs: 100,
-			inFlight: 1,
-		};
+		const state = windowWith(8, { peakDemand: 5, answerMs: 100, inFlight: 1 });
 		// Twice the five would be 10; five fit one at a time (with room to spare) before the reset.
 		expect(pacingWaitMs(state, NOW)).toBe(0);
 		state.remaining = 5;
@@ -217,20 +195,20 @@ describe('workers that share nothing but the service spend one key together', ()
 	});
 
 	test('a 429 where room was known is a sign of others; one where none was is not', () => {
-		const state: PacingState = { ...NOTHING_KNOWN, remaining: 3, resetAtMs: NOW + 1000 };
+		const state = windowWith(3);
 		const surprised = takeSlot(state, NOW);
 		expect(surprised.roomLeft).toBe(2);
 		settleSlot(state, surprised, { headers: reportOf(0, 1), status: 429 }, NOW);
 		expect(state.reserve).toBeGreaterThanOrEqual(3);
 
 		// A 429 that reports requests left is about something else than the window.
-		const unrelated: PacingState = { ...NOTHING_KNOWN, remaining: 3, resetAtMs: NOW + 1000 };
+		const unrelated = windowWith(3);
 		const refused = takeSlot(unrelated, NOW);
 		settleSlot(unrelated, refused, { headers: reportOf(2, 1), status: 429 }, NOW);
 		expect(unrelated.reserve ?? 0).toBe(0);
 		expect(unrelated.remaining).toBe(2);
 
-		const alone: PacingState = { ...NOTHING_KNOWN, remaining: 0, resetAtMs: NOW + 1000 };
+		const alone = windowWith(0);
 		// Sent beyond the wait budget, with the window known to be used up: a 429 was expected.
 		const expected = takeSlot(alone, NOW);
 		settleSlot(alone, expected, { headers: reportOf(0, 1), status: 429 }, NOW);
