@@ -32,7 +32,10 @@ function knowsCurrentWindow(state: PacingState, nowMs: number): boolean {
 	return state.remaining !== undefined && state.resetAtMs !== undefined && state.resetAtMs > nowMs;
 }
 
-/** How often a request waiting for this process's one request in the reserve looks again. */
+/**
+ * How often a request waiting for this process's one request on its way (in the reserve, or the
+ * first to a key) looks again.
+ */
 export const TAIL_LOOK_AGAIN_MS = 20;
 
 /**
@@ -84,11 +87,11 @@ function noteWindowLength(state: PacingState, resetAtMs: number): void {
 
 /**
  * Ms to wait before taking a slot, so that no request is spent on a certain 429. Zero when more
- * than the reserve is left, or nothing is known (the first request, or a window that has reset:
- * the service tells on the next answer), except for a process that comes (back) to the key. In the reserve,
- * one request at a time: the count each answer brings is then off by what others spend meanwhile,
- * so the window is used to its end with at most a request or two racing the others. Otherwise
- * the reset.
+ * than the reserve is left, or nothing is known (a window that has reset: the service tells on
+ * the next answer), except for a process that comes (back) to the key. In the reserve, one
+ * request at a time: the count each answer brings is then off by what others spend meanwhile, so
+ * the window is used to its end with at most a request or two racing the others. Otherwise the
+ * reset.
  */
 export function pacingWaitMs(state: PacingState, nowMs: number): number {
 	if (!knowsCurrentWindow(state, nowMs)) {

@@ -54,7 +54,6 @@ export function simulate(options: {
 
 	let refused = 0;
 	let finishedAt = NOW;
-	const traceLines: string[] = [];
 
 	const client =
 		(state: PacingState, left: number, queued = false) =>
@@ -79,10 +78,6 @@ export function simulate(options: {
 			at: now + latency(),
 			run: (arrivedAt) => {
 				const { windowStart, count: seen, limited } = count(arrivedAt);
-				(options as any).trace &&
-					traceLines.push(
-						`${arrivedAt.toFixed(0)} w${states.indexOf(state)} #${seen}${limited ? ' 429' : ''} view ${slot.roomLeft ?? '?'}${slot.inTail ? ' tail' : ''} res ${state.reserve ?? 0}`,
-					);
 				if (limited) {
 					refused++;
 					ourRefused++;
@@ -142,7 +137,6 @@ export function simulate(options: {
 				.map(([, refusedThere]) => refusedThere),
 		),
 		windows: counted.size,
-		trace: traceLines,
 		seconds: (finishedAt - NOW) / 1000,
 		states,
 	};
