@@ -187,6 +187,8 @@ export interface SandboxControl {
 	bookAppointment(leadId: string, opts?: AppointmentOptions): AppointmentRecord;
 	reachMilestone(conversationId: string, milestone: string): StoredConversation;
 	changeConversationStatus(conversationId: string, status: string): StoredConversation;
+	/** The lead writes (default on its own channel, else chat_app): its open conversation there, or a new one. */
+	leadWrites(leadId: string, fields?: { channel?: string; content?: string }): StoredConversation;
 	createChannelLead(fields?: ChannelLeadFields): StoredLead;
 	/** Sends arbitrary bytes to a subscriber, signed with its secret unless headers override. */
 	deliverRaw(

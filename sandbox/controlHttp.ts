@@ -109,6 +109,13 @@ function controlRoutes(core: SandboxCore, control: SandboxControl): ControlRoute
 		),
 		route(
 			'POST',
+			'/leads/{id}/writes',
+			'{channel?, content?}: the lead writes; its open conversation on that channel, or a new one',
+			({ body, params }) =>
+				control.leadWrites(params[0], body as { channel?: string; content?: string }),
+		),
+		route(
+			'POST',
 			'/channel-leads',
 			'lead fields: a lead arriving from a channel (lead.created)',
 			({ body }) => control.createChannelLead(body as ChannelLeadFields),
