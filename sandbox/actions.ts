@@ -34,7 +34,7 @@ export interface NewLead {
 }
 
 export function createLead(core: SandboxCore, input: NewLead): LeadRecord {
-	const now = input.createdMs ?? Date.now();
+	const now = input.createdMs ?? core.clock.now();
 	const at = iso(now);
 	const lead: LeadRecord = {
 		id: core.newId(LEAD_ID_PREFIX, (id) => core.store.leads.has(id)),
@@ -78,7 +78,7 @@ export function updateLead(core: SandboxCore, lead: LeadRecord, patch: LeadPatch
 	if (patch.notes !== undefined) lead.notes = patch.notes;
 	if (patch.score !== undefined) lead.score = patch.score;
 	if (patch.intent !== undefined) lead.intent = patch.intent;
-	lead.updated_at = laterThan(lead.updated_at);
+	lead.updated_at = laterThan(lead.updated_at, core.clock.now());
 	if (lead.status !== previousStatus) lead.last_activity_at = lead.updated_at;
 	core.store.org(lead.organization_id).leads.changed();
 
@@ -109,7 +109,7 @@ export function bookAppointment(
 	lead: LeadRecord,
 	options: { scheduled_at?: string; location?: string } = {},
 ): AppointmentRecord {
-	const now = Date.now();
+	const now = core.clock.now();
 	const appointment: AppointmentRecord = {
 		id: core.newId('appt_', (id) => core.store.appointments.some((a) => a.id === id)),
 		organization_id: lead.organization_id,
@@ -223,7 +223,7 @@ export function postHumanMessage(
 	conversation: ConversationRecord,
 	input: { content: string; type: MessageType; pause_ai: boolean },
 ): MessageRecord {
-	const at = laterThan(conversation.last_message_at);
+	const at = laterThan(conversation.last_message_at, core.clock.now());
 	const message: MessageRecord = {
 		id: core.newId(MESSAGE_ID_PREFIX, () => false),
 		conversation_id: conversation.id,
@@ -254,7 +254,7 @@ function touchConversation(
 	conversation: ConversationRecord,
 	isEvent: boolean,
 ): void {
-	const now = Date.now();
+	const now = core.clock.now();
 	if (isEvent) conversation.last_message_at = laterThan(conversation.last_message_at, now);
 	conversation.updated_at = laterThan(conversation.updated_at, now);
 	const lead = core.store.leads.get(conversation.lead_id);

@@ -199,4 +199,17 @@ export interface SandboxControl {
 	state(): SandboxState;
 	whenDeliveriesSettled(): Promise<void>;
 	keys(): SandboxKeys;
+	/**
+	 * Moves the service's clock forward by `ms` (an integer >= 0): the Date header and every
+	 * time the sandbox writes from then on. Rate-limit windows stay on real time.
+	 */
+	advanceClock(ms: number): SandboxClockState;
+	/** The service's time now and how far it is ahead of real time. */
+	clock(): SandboxClockState;
+}
+
+export interface SandboxClockState {
+	/** ISO 8601, the service's time. */
+	now: string;
+	offsetMs: number;
 }

@@ -29,8 +29,10 @@ import type {
 	StoredConversation,
 	StoredLead,
 } from './contract';
+import { MAX_ADVANCE_MS } from './clock';
 import type { SandboxCore } from './core';
 import type { AgentRecord, ConversationRecord, LeadRecord } from './types';
+import { iso } from './time';
 import { parseIso } from './validation';
 
 /** A control call that cannot be carried out; `status` is used by the HTTP control interface. */
@@ -95,6 +97,7 @@ export function createControl(core: SandboxCore): SandboxControl {
 		return found;
 	};
 	let channelLeads = 0;
+	const clockState = () => ({ now: iso(core.clock.now()), offsetMs: core.clock.offset });
 
 	return {
 		reset(opts = {}) {
@@ -245,6 +248,11 @@ export function createControl(core: SandboxCore): SandboxControl {
 		},
 		whenDeliveriesSettled: () => core.dispatcher.whenSettled(),
 		keys: () => ({ ...core.keys.keys }),
+		advanceClock(ms) {
+			core.clock.advance(integerIn('ms', ms, 0, MAX_ADVANCE_MS));
+			return clockState();
+		},
+		clock: () => clockState(),
 	};
 }
 
