@@ -178,7 +178,7 @@ export function leadWrites(
 	channel: ConversationChannel,
 	content: string,
 ): ConversationRecord {
-	const now = Date.now();
+	const now = core.clock.now();
 	let conversation = [...core.store.conversations.values()].find(
 		(c) => c.lead_id === lead.id && c.channel === channel && c.status === 'open',
 	);
