@@ -7,6 +7,7 @@ import type {
 	ConversationRecord,
 	KeyRole,
 	LeadRecord,
+	MessageRecord,
 	OrganizationRecord,
 	WebhookRecord,
 } from './types';
@@ -187,6 +188,11 @@ export interface SandboxControl {
 	bookAppointment(leadId: string, opts?: AppointmentOptions): AppointmentRecord;
 	reachMilestone(conversationId: string, milestone: string): StoredConversation;
 	changeConversationStatus(conversationId: string, status: string): StoredConversation;
+	/**
+	 * A message in a conversation, dated now on the service's clock: `ai_agent` (the AI's turn),
+	 * `lead` (the lead's reply, inbound) or `human`. Any conversation status; content defaults.
+	 */
+	addMessage(conversationId: string, message: { sent_by: string; content?: string }): MessageRecord;
 	createChannelLead(fields?: ChannelLeadFields): StoredLead;
 	/** Sends arbitrary bytes to a subscriber, signed with its secret unless headers override. */
 	deliverRaw(

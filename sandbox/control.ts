@@ -1,4 +1,5 @@
 import {
+	appendMessage,
 	bookAppointment,
 	changeConversationStatus,
 	createLead,
@@ -11,11 +12,13 @@ import {
 	E164,
 	LEAD_INTENTS,
 	LEAD_STATUSES,
+	MESSAGE_SENDERS,
 	ORG_ALPHA,
 	type ConversationStatus,
 	type LeadChannel,
 	type LeadIntent,
 	type LeadStatus,
+	type MessageSender,
 } from './constants';
 import type {
 	ChannelLeadFields,
@@ -171,6 +174,20 @@ export function createControl(core: SandboxCore): SandboxControl {
 		changeConversationStatus(conversationId, status) {
 			const next = oneOf<ConversationStatus>('status', status, CONVERSATION_STATUSES);
 			return storedConversation(changeConversationStatus(core, conversation(conversationId), next));
+		},
+		addMessage(conversationId, message) {
+			const sender = oneOf<MessageSender>('sent_by', message?.sent_by, MESSAGE_SENDERS);
+			const content = message.content ?? `A ${sender} message`;
+			if (typeof content !== 'string' || content === '') {
+				throw new ControlError('content: must be a non-empty string');
+			}
+			const conversationRecord = conversation(conversationId);
+			const added = appendMessage(core, conversationRecord, {
+				content,
+				type: 'text',
+				sent_by: sender,
+			});
+			return { ...added };
 		},
 		createChannelLead(fields: ChannelLeadFields = {}) {
 			channelLeads++;
