@@ -7,6 +7,7 @@ import {
 	type LeadChannel,
 	type LeadIntent,
 	type LeadStatus,
+	type MessageSender,
 	type MessageType,
 } from './constants';
 import type { SandboxCore } from './core';
@@ -201,19 +202,7 @@ export function leadWrites(
 		core.store.conversations.set(conversation.id, conversation);
 		core.store.org(lead.organization_id).conversations.insert(conversation);
 	}
-	const at = laterThan(conversation.last_message_at, now);
-	conversation.messages.push({
-		id: core.newId(MESSAGE_ID_PREFIX, () => false),
-		conversation_id: conversation.id,
-		direction: 'inbound',
-		type: 'text',
-		content,
-		sent_by: 'lead',
-		created_at: at,
-	});
-	conversation.last_message_at = at;
-	conversation.updated_at = laterThan(conversation.updated_at, Date.parse(at));
-	lead.last_activity_at = laterThan(lead.last_activity_at, Date.parse(at));
+	appendMessage(core, conversation, { content, type: 'text', sent_by: 'lead' });
 	return conversation;
 }
 
@@ -223,19 +212,31 @@ export function postHumanMessage(
 	conversation: ConversationRecord,
 	input: { content: string; type: MessageType; pause_ai: boolean },
 ): MessageRecord {
+	const message = appendMessage(core, conversation, { ...input, sent_by: 'human' });
+	if (input.pause_ai) core.store.pausedConversations.add(conversation.id);
+	return message;
+}
+
+/** A message in a conversation, now: the AI's turn, the lead's reply or an advisor's message. */
+export function appendMessage(
+	core: SandboxCore,
+	conversation: ConversationRecord,
+	input: { content: string; type: MessageType; sent_by: MessageSender },
+): MessageRecord {
 	const at = laterThan(conversation.last_message_at, core.clock.now());
 	const message: MessageRecord = {
 		id: core.newId(MESSAGE_ID_PREFIX, () => false),
 		conversation_id: conversation.id,
-		direction: 'outbound',
+		direction: input.sent_by === 'lead' ? 'inbound' : 'outbound',
 		type: input.type,
 		content: input.content,
-		sent_by: 'human',
+		sent_by: input.sent_by,
 		created_at: at,
 	};
 	if (conversation.channel === 'phone') {
-		// A call has a transcript instead of messages: the advisor's words join it.
-		const line = `[${at}] Agent: ${input.content}`;
+		// A call has a transcript instead of messages: the words join it.
+		const speaker = input.sent_by === 'lead' ? 'Lead' : 'Agent';
+		const line = `[${at}] ${speaker}: ${input.content}`;
 		conversation.transcript = conversation.transcript
 			? `${conversation.transcript}\n${line}`
 			: line;
@@ -243,7 +244,6 @@ export function postHumanMessage(
 	conversation.messages.push(message);
 	conversation.last_message_at = at;
 	conversation.updated_at = laterThan(conversation.updated_at, Date.parse(at));
-	if (input.pause_ai) core.store.pausedConversations.add(conversation.id);
 	const lead = core.store.leads.get(conversation.lead_id);
 	if (lead) lead.last_activity_at = laterThan(lead.last_activity_at, Date.parse(at));
 	return message;

@@ -7,6 +7,7 @@ import type {
 	ConversationRecord,
 	KeyRole,
 	LeadRecord,
+	MessageRecord,
 	OrganizationRecord,
 	WebhookRecord,
 } from './types';
@@ -189,6 +190,11 @@ export interface SandboxControl {
 	changeConversationStatus(conversationId: string, status: string): StoredConversation;
 	/** The lead writes (default on its own channel, else chat_app): its open conversation there, or a new one. */
 	leadWrites(leadId: string, fields?: { channel?: string; content?: string }): StoredConversation;
+	/**
+	 * A message in a conversation, dated now on the service's clock: `ai_agent` (the AI's turn),
+	 * `lead` (the lead's reply, inbound) or `human`. Any conversation status; content defaults.
+	 */
+	addMessage(conversationId: string, message: { sent_by: string; content?: string }): MessageRecord;
 	createChannelLead(fields?: ChannelLeadFields): StoredLead;
 	/** Sends arbitrary bytes to a subscriber, signed with its secret unless headers override. */
 	deliverRaw(

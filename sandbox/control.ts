@@ -1,4 +1,5 @@
 import {
+	appendMessage,
 	bookAppointment,
 	changeConversationStatus,
 	createLead,
@@ -13,12 +14,14 @@ import {
 	E164,
 	LEAD_INTENTS,
 	LEAD_STATUSES,
+	MESSAGE_SENDERS,
 	ORG_ALPHA,
 	type ConversationChannel,
 	type ConversationStatus,
 	type LeadChannel,
 	type LeadIntent,
 	type LeadStatus,
+	type MessageSender,
 } from './constants';
 import type {
 	ChannelLeadFields,
@@ -190,6 +193,20 @@ export function createControl(core: SandboxCore): SandboxControl {
 				throw new ControlError('content: must be a non-empty string');
 			}
 			return storedConversation(leadWrites(core, target, channel, content));
+		},
+		addMessage(conversationId, message) {
+			const sender = oneOf<MessageSender>('sent_by', message?.sent_by, MESSAGE_SENDERS);
+			const content = message.content ?? `A ${sender} message`;
+			if (typeof content !== 'string' || content === '') {
+				throw new ControlError('content: must be a non-empty string');
+			}
+			const conversationRecord = conversation(conversationId);
+			const added = appendMessage(core, conversationRecord, {
+				content,
+				type: 'text',
+				sent_by: sender,
+			});
+			return { ...added };
 		},
 		createChannelLead(fields: ChannelLeadFields = {}) {
 			channelLeads++;

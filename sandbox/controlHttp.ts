@@ -123,6 +123,13 @@ function controlRoutes(core: SandboxCore, control: SandboxControl): ControlRoute
 		),
 		route(
 			'POST',
+			'/conversations/{id}/messages',
+			'{sent_by, content?}: a message from the AI, the lead or a human, dated now',
+			({ body, params }) =>
+				control.addMessage(params[0], body as { sent_by: string; content?: string }),
+		),
+		route(
+			'POST',
 			'/channel-leads',
 			'lead fields: a lead arriving from a channel (lead.created)',
 			({ body }) => control.createChannelLead(body as ChannelLeadFields),

@@ -166,6 +166,35 @@ describe('the service clock', () => {
 		expect(((await refused.json()) as { message: string }).message).toMatch(/^ms:/);
 	});
 
+	it('addMessage: an AI, lead or human message dated on the clock, shown by GET /conversations/{id}', async () => {
+		const conversation = openConversation();
+		ctx.sandbox.control.advanceClock(2 * HOUR);
+		const ai = ctx.sandbox.control.addMessage(conversation.id, { sent_by: 'ai_agent' });
+		const lead = ctx.sandbox.control.addMessage(conversation.id, {
+			sent_by: 'lead',
+			content: 'Is it still available?',
+		});
+		expect(ai).toMatchObject({ sent_by: 'ai_agent', direction: 'outbound', type: 'text' });
+		expect(lead).toMatchObject({ sent_by: 'lead', direction: 'inbound' });
+		expect(Date.parse(ai.created_at) - Date.now()).toBeGreaterThan(2 * HOUR - 5_000);
+		const read = await call(ctx.sandbox, 'GET', `/conversations/${conversation.id}`);
+		expect(read.body.messages.slice(-2).map((m: { id: string }) => m.id)).toEqual([ai.id, lead.id]);
+		expect(read.body.last_message_at).toBe(lead.created_at);
+		expect(() => ctx.sandbox.control.addMessage(conversation.id, { sent_by: 'robot' })).toThrow(
+			/sent_by/,
+		);
+		const overHttp = await fetch(
+			`${ctx.sandbox.controlUrl}/conversations/${conversation.id}/messages`,
+			{
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ sent_by: 'ai_agent', content: 'Hi!' }),
+			},
+		);
+		expect(overHttp.status).toBe(200);
+		expect(await overHttp.json()).toMatchObject({ sent_by: 'ai_agent', content: 'Hi!' });
+	});
+
 	it('each sandbox has its own clock', async () => {
 		const other = await start();
 		try {
