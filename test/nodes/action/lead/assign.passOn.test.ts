@@ -184,6 +184,32 @@ describe('Pass On to Another Advisor', () => {
 });
 
 describe('turns stay fair and deterministic over the eligible advisors', () => {
+	test.each(['rotation', 'spread'])(
+		'(%s) 8 concurrent runs passing on one lead give it one new advisor',
+		async (turns) => {
+			const wf = workflow();
+			const id = leadOf('user_ana');
+			// Every GET answers late, so all 8 runs read the lead before any of them writes it.
+			ctx.sandbox.control.injectFaults({
+				kind: 'delay',
+				delayMs: 150,
+				method: 'GET',
+				probability: 1,
+			});
+			const outputs = await Promise.all(
+				Array.from(
+					{ length: 8 },
+					async () => await assigned(id, { turns, options: { passOn: true } }, wf),
+				),
+			);
+			ctx.sandbox.control.clearFaults();
+			const advisors = new Set(outputs.map((output) => output.assigned_to));
+			expect(advisors.size).toBe(1);
+			expect(advisors.has('user_ana')).toBe(false);
+			expect(stored(id).assigned_to).toBe([...advisors][0]);
+		},
+	);
+
 	test('Take Turns: passing on 60 leads from user_ana spreads them 20/20/20 over the others, in turn', async () => {
 		const wf = workflow();
 		const given: string[] = [];
