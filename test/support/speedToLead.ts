@@ -63,12 +63,14 @@ const ROSTER_COLUMNS = [
 ];
 
 const HANDOFF_COLUMNS = [
-	...['lead_id', 'lead_name', 'phone', 'outcome', 'advisor', 'missed_by'].map((name) => ({
-		name,
-		type: 'string',
-	})),
-	{ name: 'waited_minutes', type: 'number' },
-];
+	'lead_id',
+	'lead_name',
+	'phone',
+	'outcome',
+	'advisor',
+	'missed_by',
+	'waiting_since',
+].map((name) => ({ name, type: 'string' }));
 
 async function createTable(
 	api: N8nPublicApi,
@@ -176,7 +178,7 @@ function hasRule(row: RosterRow): boolean {
 	return (
 		words(row.channels).length > 0 ||
 		words(row.intents).length > 0 ||
-		typeof row.min_score === 'number' ||
+		(typeof row.min_score === 'number' && row.min_score > 0) ||
 		words(row.vehicle_words).length > 0
 	);
 }
