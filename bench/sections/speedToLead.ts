@@ -32,7 +32,7 @@ export function speedToLeadSection(rows: SpeedToLeadRow[]): Section {
 		];
 	});
 	const markdown = [
-		"examples/reroute-uncontacted-leads.json as shipped: the Polling Trigger's Assigned Lead Not Contacted in n8n-core's PollContext, the sandbox's clock moved 16 minutes past the 15-minute wait, the poll's items run through n8n-core's engine with n8n's own Data Table (tables in memory), Merge, If and Filter nodes; requests counted in the sandbox's own log. " +
+		"examples/reroute-uncontacted-leads.json as shipped: the Polling Trigger's Assigned Lead Not Contacted in n8n-core's PollContext, the sandbox's clock moved 16 minutes past the 15-minute wait, the poll's items run through n8n-core's engine with n8n's own Data Table, Merge, Remove Duplicates and If nodes (tables and de-duplication store in memory); requests counted in the sandbox's own log. " +
 			'Each lead wrote in on chat and nobody answered: first its wait ends (passed on: Assign GET + PATCH, the open conversation listed, the notice posted), then the new advisor’s (escalated: a row in n8n, no request). ' +
 			'List pages are the poll’s own ⌈A/100⌉ (section 10); per lead = (checks + workflow) ÷ leads.',
 		'',
