@@ -25,13 +25,13 @@ import {
 } from '../../support/speedToLead';
 
 // The speed-to-lead recipe in a real n8n 2.41.1 (one process, HTTPS), as shipped: only its Poll
-// Times (every 5 s, several fixed-second entries: n8n refuses one that fires more than once a
+// Times (every 10 s, several fixed-second entries: n8n refuses one that fires more than once a
 // minute) and the credential are bound. The 40 leads are assigned by the round-robin example
 // (Take Turns, as shipped), both reading the roster from the n8n Data Table "Advisors roster";
 // the recipe writes to "Lead hand-offs". n8n is stopped and started again between the first
 // misses and the second. Scenario and assertions: test/support/speedToLead.ts.
 
-const POLL_SECONDS = 5;
+const POLL_SECONDS = 10;
 
 let sandbox: RunningSandbox;
 let n8n: N8nServer;
