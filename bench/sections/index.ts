@@ -12,4 +12,4 @@ export { rateLimitedSection } from './rateLimited';
 export { returnAllInN8nSection, signatureSection } from './realN8n';
 export { syncSection } from './sync';
 export { webhooksSection } from './webhooks';
-export { summarySection, type Section, type Verdict } from './section';
+export { type Section, type Verdict } from './section';
