@@ -99,22 +99,37 @@ function describeChange(change: RowChange, rows: SheetRow[]): string {
 	return `${name}: ${shown.join(', ')}`;
 }
 
-export async function keepSpreadsheetInSync(service: DemoService, say: Say): Promise<SyncOutcome> {
-	const { sandbox, credentials } = service;
+/** The example as shipped, its sheet at `sheetPath` instead of n8n's Docker folder. */
+export function syncWorkflow(sheetPath: string) {
 	const workflow = loadExample(SYNC_EXAMPLE);
-	const sheetPath = join(outputDir, 'leads.csv');
-	const shownPath = relative(repoRoot, sheetPath);
 	for (const node of workflow.nodes) {
 		if (!FILE_NODES.includes(node.name)) continue;
 		const parameters = node.parameters as IDataObject;
 		if ('fileSelector' in parameters) parameters.fileSelector = sheetPath;
 		else parameters.fileName = sheetPath;
 	}
+	return workflow;
+}
+
+/** The node types the example needs besides n8n-nodes-base's. */
+export const syncNodeTypes = () => ({
+	[POLL_TRIGGER_NODE_TYPE]: new LeadConversationsPollTrigger(),
+});
+
+export async function keepSpreadsheetInSync(
+	service: DemoService,
+	say: Say,
+	sheetFolder = outputDir,
+): Promise<SyncOutcome> {
+	const { sandbox, credentials } = service;
+	const sheetPath = join(sheetFolder, 'leads.csv');
+	const workflow = syncWorkflow(sheetPath);
+	const shownPath = relative(repoRoot, sheetPath);
 	const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER)!;
 	const trigger = createPollHarness(triggerNode.parameters ?? {}, credentials, {
 		nodeName: TRIGGER,
 	});
-	const nodeTypes = { [POLL_TRIGGER_NODE_TYPE]: new LeadConversationsPollTrigger() };
+	const nodeTypes = syncNodeTypes();
 
 	say(`1. Keep a spreadsheet in sync (examples/${SYNC_EXAMPLE})`);
 	say(`   Each poll: leads created or changed since the last one, upserted on their ID`);
