@@ -156,7 +156,7 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			results.pollEconomy = await runInChild<PollEconomyResult>('pollEconomy', config.pollEconomy);
 			break;
 		case 'assignEconomy':
-			log('10: requests per assignment');
+			log('11: requests per assignment');
 			results.assignEconomy = await runInChild<AssignEconomyRow[]>(
 				'assignEconomy',
 				config.assignEconomy,

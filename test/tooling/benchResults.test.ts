@@ -70,13 +70,13 @@ describe('bench/results.md', () => {
 		expect(after.find((section) => section.title === pending.title)!.body).toContain('| 10 |');
 	});
 
-	it('sections stay in the order of their numbers, "2b and 3b" after 3 and 10 after 9', () => {
+	it('sections stay in the order of their numbers, "2b and 3b" after 3 and 11 after 9', () => {
 		const titles = mergeResults(
 			before,
-			[{ ...syncSection('10'), title: '10. Requests per assignment' }, syncSection('10')],
+			[{ ...syncSection('10'), title: '11. Requests per assignment' }, syncSection('10')],
 			stamp,
 		).map((section) => section.title.split('. ')[0]);
 		expect(titles.indexOf('2b and 3b')).toBe(titles.indexOf('3') + 1);
-		expect(titles.slice(-2)).toEqual(['9', '10']);
+		expect(titles.slice(-2)).toEqual(['9', '11']);
 	});
 });
