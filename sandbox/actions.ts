@@ -1,10 +1,13 @@
 import {
+	CONVERSATION_ID_PREFIX,
 	LEAD_ID_PREFIX,
 	MESSAGE_ID_PREFIX,
+	type ConversationChannel,
 	type ConversationStatus,
 	type LeadChannel,
 	type LeadIntent,
 	type LeadStatus,
+	type MessageSender,
 	type MessageType,
 } from './constants';
 import type { SandboxCore } from './core';
@@ -32,7 +35,7 @@ export interface NewLead {
 }
 
 export function createLead(core: SandboxCore, input: NewLead): LeadRecord {
-	const now = input.createdMs ?? Date.now();
+	const now = input.createdMs ?? core.clock.now();
 	const at = iso(now);
 	const lead: LeadRecord = {
 		id: core.newId(LEAD_ID_PREFIX, (id) => core.store.leads.has(id)),
@@ -76,7 +79,7 @@ export function updateLead(core: SandboxCore, lead: LeadRecord, patch: LeadPatch
 	if (patch.notes !== undefined) lead.notes = patch.notes;
 	if (patch.score !== undefined) lead.score = patch.score;
 	if (patch.intent !== undefined) lead.intent = patch.intent;
-	lead.updated_at = laterThan(lead.updated_at);
+	lead.updated_at = laterThan(lead.updated_at, core.clock.now());
 	if (lead.status !== previousStatus) lead.last_activity_at = lead.updated_at;
 	core.store.org(lead.organization_id).leads.changed();
 
@@ -107,7 +110,7 @@ export function bookAppointment(
 	lead: LeadRecord,
 	options: { scheduled_at?: string; location?: string } = {},
 ): AppointmentRecord {
-	const now = Date.now();
+	const now = core.clock.now();
 	const appointment: AppointmentRecord = {
 		id: core.newId('appt_', (id) => core.store.appointments.some((a) => a.id === id)),
 		organization_id: lead.organization_id,
@@ -166,25 +169,74 @@ export function changeConversationStatus(
 	return conversation;
 }
 
+/**
+ * The lead writes on a channel: the message joins the lead's open conversation there, or opens
+ * one. An advisor can then answer in it; no event is emitted (none is named for it).
+ */
+export function leadWrites(
+	core: SandboxCore,
+	lead: LeadRecord,
+	channel: ConversationChannel,
+	content: string,
+): ConversationRecord {
+	const now = core.clock.now();
+	let conversation = [...core.store.conversations.values()].find(
+		(c) => c.lead_id === lead.id && c.channel === channel && c.status === 'open',
+	);
+	if (!conversation) {
+		const at = iso(now);
+		conversation = {
+			id: core.newId(CONVERSATION_ID_PREFIX, (id) => core.store.conversations.has(id)),
+			organization_id: lead.organization_id,
+			lead_id: lead.id,
+			channel,
+			status: 'open',
+			created_at: at,
+			updated_at: at,
+			last_message_at: at,
+			ai_summary: '',
+			messages: [],
+			transcript: null,
+			created_ms: now,
+		};
+		core.store.conversations.set(conversation.id, conversation);
+		core.store.org(lead.organization_id).conversations.insert(conversation);
+	}
+	appendMessage(core, conversation, { content, type: 'text', sent_by: 'lead' });
+	return conversation;
+}
+
 /** A human advisor's message: outbound, sent_by human; optionally pauses the AI. */
 export function postHumanMessage(
 	core: SandboxCore,
 	conversation: ConversationRecord,
 	input: { content: string; type: MessageType; pause_ai: boolean },
 ): MessageRecord {
-	const at = laterThan(conversation.last_message_at);
+	const message = appendMessage(core, conversation, { ...input, sent_by: 'human' });
+	if (input.pause_ai) core.store.pausedConversations.add(conversation.id);
+	return message;
+}
+
+/** A message in a conversation, now: the AI's turn, the lead's reply or an advisor's message. */
+export function appendMessage(
+	core: SandboxCore,
+	conversation: ConversationRecord,
+	input: { content: string; type: MessageType; sent_by: MessageSender },
+): MessageRecord {
+	const at = laterThan(conversation.last_message_at, core.clock.now());
 	const message: MessageRecord = {
 		id: core.newId(MESSAGE_ID_PREFIX, () => false),
 		conversation_id: conversation.id,
-		direction: 'outbound',
+		direction: input.sent_by === 'lead' ? 'inbound' : 'outbound',
 		type: input.type,
 		content: input.content,
-		sent_by: 'human',
+		sent_by: input.sent_by,
 		created_at: at,
 	};
 	if (conversation.channel === 'phone') {
-		// A call has a transcript instead of messages: the advisor's words join it.
-		const line = `[${at}] Agent: ${input.content}`;
+		// A call has a transcript instead of messages: the words join it.
+		const speaker = input.sent_by === 'lead' ? 'Lead' : 'Agent';
+		const line = `[${at}] ${speaker}: ${input.content}`;
 		conversation.transcript = conversation.transcript
 			? `${conversation.transcript}\n${line}`
 			: line;
@@ -192,7 +244,6 @@ export function postHumanMessage(
 	conversation.messages.push(message);
 	conversation.last_message_at = at;
 	conversation.updated_at = laterThan(conversation.updated_at, Date.parse(at));
-	if (input.pause_ai) core.store.pausedConversations.add(conversation.id);
 	const lead = core.store.leads.get(conversation.lead_id);
 	if (lead) lead.last_activity_at = laterThan(lead.last_activity_at, Date.parse(at));
 	return message;
@@ -203,7 +254,7 @@ function touchConversation(
 	conversation: ConversationRecord,
 	isEvent: boolean,
 ): void {
-	const now = Date.now();
+	const now = core.clock.now();
 	if (isEvent) conversation.last_message_at = laterThan(conversation.last_message_at, now);
 	conversation.updated_at = laterThan(conversation.updated_at, now);
 	const lead = core.store.leads.get(conversation.lead_id);

@@ -1,21 +1,27 @@
 import {
+	appendMessage,
 	bookAppointment,
 	changeConversationStatus,
 	createLead,
+	leadWrites,
 	qualifyLead,
 	reachMilestone,
 } from './actions';
 import {
 	ALL_LEAD_CHANNELS,
+	CONVERSATION_CHANNELS,
 	CONVERSATION_STATUSES,
 	E164,
 	LEAD_INTENTS,
 	LEAD_STATUSES,
+	MESSAGE_SENDERS,
 	ORG_ALPHA,
+	type ConversationChannel,
 	type ConversationStatus,
 	type LeadChannel,
 	type LeadIntent,
 	type LeadStatus,
+	type MessageSender,
 } from './constants';
 import type {
 	ChannelLeadFields,
@@ -26,8 +32,10 @@ import type {
 	StoredConversation,
 	StoredLead,
 } from './contract';
+import { MAX_ADVANCE_MS } from './clock';
 import type { SandboxCore } from './core';
 import type { AgentRecord, ConversationRecord, LeadRecord } from './types';
+import { iso } from './time';
 import { parseIso } from './validation';
 
 /** A control call that cannot be carried out; `status` is used by the HTTP control interface. */
@@ -92,6 +100,7 @@ export function createControl(core: SandboxCore): SandboxControl {
 		return found;
 	};
 	let channelLeads = 0;
+	const clockState = () => ({ now: iso(core.clock.now()), offsetMs: core.clock.offset });
 
 	return {
 		reset(opts = {}) {
@@ -169,6 +178,36 @@ export function createControl(core: SandboxCore): SandboxControl {
 			const next = oneOf<ConversationStatus>('status', status, CONVERSATION_STATUSES);
 			return storedConversation(changeConversationStatus(core, conversation(conversationId), next));
 		},
+		leadWrites(leadId, fields = {}) {
+			const target = lead(leadId);
+			const own = (CONVERSATION_CHANNELS as readonly string[]).includes(target.channel)
+				? target.channel
+				: 'chat_app';
+			const channel = oneOf<ConversationChannel>(
+				'channel',
+				fields.channel ?? own,
+				CONVERSATION_CHANNELS,
+			);
+			const content = fields.content ?? 'Hello, is this car still available?';
+			if (typeof content !== 'string' || content.trim() === '') {
+				throw new ControlError('content: must be a non-empty string');
+			}
+			return storedConversation(leadWrites(core, target, channel, content));
+		},
+		addMessage(conversationId, message) {
+			const sender = oneOf<MessageSender>('sent_by', message?.sent_by, MESSAGE_SENDERS);
+			const content = message.content ?? `A ${sender} message`;
+			if (typeof content !== 'string' || content === '') {
+				throw new ControlError('content: must be a non-empty string');
+			}
+			const conversationRecord = conversation(conversationId);
+			const added = appendMessage(core, conversationRecord, {
+				content,
+				type: 'text',
+				sent_by: sender,
+			});
+			return { ...added };
+		},
 		createChannelLead(fields: ChannelLeadFields = {}) {
 			channelLeads++;
 			const organizationId = fields.organization_id ?? ORG_ALPHA;
@@ -226,6 +265,11 @@ export function createControl(core: SandboxCore): SandboxControl {
 		},
 		whenDeliveriesSettled: () => core.dispatcher.whenSettled(),
 		keys: () => ({ ...core.keys.keys }),
+		advanceClock(ms) {
+			core.clock.advance(integerIn('ms', ms, 0, MAX_ADVANCE_MS));
+			return clockState();
+		},
+		clock: () => clockState(),
 	};
 }
 
