@@ -7,16 +7,25 @@ import './demo/userFolder';
 
 import { startSandbox } from '../sandbox';
 import { ownLeads, sayToStdout as say, type DemoService } from './demo/common';
+import { demoDataTables } from './demo/dataTables';
 import { keepSpreadsheetInSync } from './demo/syncStep';
 import { assignQualifiedLeads } from './demo/assignStep';
+import { activateReroute, passOnLeadsLeftWaiting } from './demo/rerouteStep';
 import { nudgeStalledConversations } from './demo/nudgeStep';
 
 /** The jobs in the order a newcomer meets them; each step starts from where the last left off. */
-const STEPS = [
-	(service: DemoService) => keepSpreadsheetInSync(service, say),
-	(service: DemoService) => assignQualifiedLeads(service, say),
-	(service: DemoService) => nudgeStalledConversations(service, say),
-];
+async function runSteps(service: DemoService): Promise<void> {
+	say();
+	await keepSpreadsheetInSync(service, say);
+	say();
+	// Active while step 2 assigns leads, as both workflows would be in n8n.
+	const reroute = await activateReroute(service);
+	const assignment = await assignQualifiedLeads(service, say);
+	say();
+	await passOnLeadsLeftWaiting(service, say, reroute, assignment);
+	say();
+	await nudgeStalledConversations(service, say);
+}
 
 async function main(): Promise<void> {
 	const started = Date.now();
@@ -24,13 +33,11 @@ async function main(): Promise<void> {
 	const service: DemoService = {
 		sandbox,
 		credentials: { apiKey: sandbox.keys.full, baseUrl: sandbox.baseUrl },
+		dataTables: demoDataTables(),
 	};
 	say(`A sandbox lead service on ${sandbox.baseUrl}, with ${ownLeads(sandbox).length} leads.`);
 	try {
-		for (const step of STEPS) {
-			say();
-			await step(service);
-		}
+		await runSteps(service);
 	} finally {
 		await sandbox.close();
 	}

@@ -11,20 +11,17 @@ import {
 	startWebhookReceiver,
 	type RunResult,
 } from '../../harness/engine';
-import { checkRun, loadExample, ownLeads, type DemoService, type Say } from './common';
+import {
+	checkRun,
+	DEMO_ADVISORS,
+	loadExample,
+	ownLeads,
+	type DemoService,
+	type Say,
+} from './common';
+import { ROSTER_TABLE } from './dataTables';
 
 export const ASSIGN_EXAMPLE = 'qualified-lead-round-robin.json';
-
-/**
- * The example reads its roster with n8n's Data Table node, whose tables live in an n8n instance's
- * database; the engine here has none. So the demo pins the rows that node would output, as n8n's
- * editor pins a node's output, and says so.
- */
-export const DEMO_ROSTER = [
-	{ id: 1, user_id: 'user_ana_lopez', weight: 1, away: false },
-	{ id: 2, user_id: 'user_bruno_diaz', weight: 1, away: false },
-	{ id: 3, user_id: 'user_carla_ruiz', weight: 1, away: false },
-];
 
 /** Scores the service's AI gives, one lead after the other; the trigger starts at 70. */
 const SCORES = [88, 74, 91, 62, 79];
@@ -41,17 +38,17 @@ export interface AssignOutcome {
 }
 
 export async function assignQualifiedLeads(
-	{ sandbox, credentials }: DemoService,
+	{ sandbox, credentials, dataTables }: DemoService,
 	say: Say,
 ): Promise<AssignOutcome> {
-	const workflow = loadExample(ASSIGN_EXAMPLE);
-	workflow.pinData = { Roster: DEMO_ROSTER.map((row) => ({ json: row })) };
+	// Its pinned sample event is for the editor's test runs; here the service's deliveries start it.
+	const workflow = { ...loadExample(ASSIGN_EXAMPLE), pinData: {} };
 	const triggerNode = workflow.nodes.find((node) =>
 		node.type.endsWith('.leadConversationsTrigger'),
 	)!;
 	say(`2. Assign qualified leads (examples/${ASSIGN_EXAMPLE})`);
-	say(`   Roster: ${DEMO_ROSTER.map((row) => row.user_id).join(', ')}, taking turns.`);
-	say('   (In n8n the roster is the Data Table "Advisors roster"; here its rows are pinned.)');
+	say(`   Roster: the Data Table "${ROSTER_TABLE}" (${DEMO_ADVISORS.join(', ')}),`);
+	say("   read by n8n's Data Table node; advisors take turns.");
 
 	const assigned: Assignment[] = [];
 	let pendingRun: Promise<RunResult> | undefined;
@@ -65,6 +62,7 @@ export async function assignQualifiedLeads(
 				startNode: triggerNode.name,
 				inputItems: items.map((item: INodeExecutionData) => item.json),
 				mode: 'webhook',
+				dataTables,
 			});
 		},
 	});

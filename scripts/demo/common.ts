@@ -5,18 +5,28 @@ import { readFileSync } from 'fs';
 import { join, resolve } from 'path';
 
 import type { RunningSandbox } from '../../sandbox';
-import type { HarnessCredentials, RunResult, WorkflowSpec } from '../../harness/engine';
+import type {
+	HarnessCredentials,
+	InMemoryDataTables,
+	RunResult,
+	WorkflowSpec,
+} from '../../harness/engine';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 export const examplesDir = join(repoRoot, 'examples');
 /** Files the demo writes (the synced sheet); emptied at every start. */
 export const outputDir = join(repoRoot, 'demo-output');
 
-/** The service the steps run against, and the credential n8n would hold for it. */
+/** The service the steps run against, the credential n8n would hold for it, n8n's Data Tables. */
 export interface DemoService {
 	sandbox: RunningSandbox;
 	credentials: HarnessCredentials;
+	/** n8n keeps its Data Tables in its database; the engine here keeps them in memory. */
+	dataTables: InMemoryDataTables;
 }
+
+/** The advisors of the examples' Data Table "Advisors roster", all available, equal weights. */
+export const DEMO_ADVISORS = ['user_ana_lopez', 'user_bruno_diaz', 'user_carla_ruiz'];
 
 export interface ExampleWorkflow extends WorkflowSpec {
 	name: string;

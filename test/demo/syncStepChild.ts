@@ -5,6 +5,7 @@
 // Environment: N8N_USER_FOLDER, N8N_RESTRICT_FILE_ACCESS_TO = the sheet's folder.
 
 import { startSandbox } from '../../sandbox';
+import { demoDataTables } from '../../scripts/demo/dataTables';
 import { keepSpreadsheetInSync } from '../../scripts/demo/syncStep';
 
 async function main(): Promise<void> {
@@ -13,7 +14,11 @@ async function main(): Promise<void> {
 	try {
 		const lines: string[] = [];
 		const outcome = await keepSpreadsheetInSync(
-			{ sandbox, credentials: { apiKey: sandbox.keys.full, baseUrl: sandbox.baseUrl } },
+			{
+				sandbox,
+				credentials: { apiKey: sandbox.keys.full, baseUrl: sandbox.baseUrl },
+				dataTables: demoDataTables(),
+			},
 			(line = '') => lines.push(line),
 			sheetFolder,
 		);
