@@ -234,14 +234,19 @@ describe('example: assign qualified leads by round robin (activated in n8n over 
 	});
 });
 
-test('`npm run demo` keeps a sheet in sync first, then assigns and nudges, and tells what happened, in well under a minute', async () => {
+test('`npm run demo` keeps a sheet in sync first, then assigns, passes on a lead left waiting and nudges, and tells what happened, in well under a minute', async () => {
 	const result = await runCommand(
 		join(repoRoot, 'node_modules', '.bin', 'ts-node'),
 		['--transpile-only', 'scripts/demo.ts'],
 		{ cwd: repoRoot, timeoutMs: 60_000 },
 	);
 	expect(result.code).toBe(0);
-	const steps = ['1. Keep a spreadsheet in sync', '2. Assign qualified leads', '3. Nudge stalled'];
+	const steps = [
+		'1. Keep a spreadsheet in sync',
+		'2. Assign qualified leads',
+		'2b. A lead left waiting goes to someone else',
+		'3. Nudge stalled',
+	];
 	const at = steps.map((step) => result.stdout.indexOf(step));
 	expect(at.every((index) => index >= 0)).toBe(true);
 	expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -263,6 +268,10 @@ test('`npm run demo` keeps a sheet in sync first, then assigns and nudges, and t
 	expect(sheet).toHaveLength(26);
 	expect(result.stdout).toMatch(/qualifies with score 88 → assigned to user_ana_lopez;/);
 	expect(result.stdout).toContain('qualifies with score 62: no run, the trigger starts at 70.');
+	// Step 2 gave João González to user_bruno_diaz, who did not write within 15 minutes.
+	expect(result.stdout).toContain('João González waited 16 minutes for user_bruno_diaz');
+	expect(result.stdout).toMatch(/→ passed on to user_\w+, never back to user_bruno_diaz;/);
+	expect(result.stdout).toContain('Sofía Álvarez: user_ana_lopez wrote, so nothing to do.');
 	expect(result.stdout).toMatch(/The \d+ quiet for longer got a follow-up:/);
 	expect(result.durationMs).toBeLessThan(60_000);
 }, 90_000);
