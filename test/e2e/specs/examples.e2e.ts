@@ -293,6 +293,8 @@ test('every example in examples/ is accounted for by the end-to-end suite', () =
 		// Imported by sync.e2e.ts; the webhook path's Output is proven by the engine tests.
 		'qualified-and-assigned-to-data-table.json',
 		'qualified-lead-round-robin.json',
+		// Run by speed-to-lead.e2e.ts; `npm run demo` runs it too.
+		'reroute-uncontacted-leads.json',
 		'stalled-conversation-nudge.json',
 		// Run by verify.e2e.ts.
 		'verified-webhook-events.json',
