@@ -47,8 +47,8 @@ export async function assignQualifiedLeads(
 		node.type.endsWith('.leadConversationsTrigger'),
 	)!;
 	say(`2. Assign qualified leads (examples/${ASSIGN_EXAMPLE})`);
-	say(`   Roster: the Data Table "${ROSTER_TABLE}" (${DEMO_ADVISORS.join(', ')}),`);
-	say("   read by n8n's Data Table node; advisors take turns.");
+	say(`   Roster: ${DEMO_ADVISORS.join(', ')}, taking turns,`);
+	say(`   in the Data Table "${ROSTER_TABLE}" (n8n's Data Table node reads it).`);
 
 	const assigned: Assignment[] = [];
 	let pendingRun: Promise<RunResult> | undefined;
