@@ -1,4 +1,4 @@
-// Step 2b of `npm run demo`: a lead left waiting goes to someone else.
+// Step 2b of `npm run demo`: a lead left waiting is passed on to another advisor.
 // examples/reroute-uncontacted-leads.json: the Polling Trigger's Assigned Lead Not Contacted
 // (15 minutes), then Lead → Assign with Pass On, the lead told, the hand-off logged in the Data
 // Table "Lead hand-offs". It is active while step 2 assigns leads, as it would be in n8n. The
@@ -40,7 +40,7 @@ export async function passOnLeadsLeftWaiting(
 	{ assigned }: AssignOutcome,
 ): Promise<void> {
 	const { sandbox, credentials, dataTables } = service;
-	say(`2b. A lead left waiting goes to someone else (examples/${REROUTE_EXAMPLE})`);
+	say(`2b. A lead left waiting is passed on (examples/${REROUTE_EXAMPLE})`);
 	say('   Active since before step 2: every minute it looks for assigned leads');
 	say('   that no advisor wrote to within 15 minutes.');
 	if (assigned.length < 2) throw new Error('Step 2 assigned fewer than two leads');
@@ -57,7 +57,7 @@ export async function passOnLeadsLeftWaiting(
 	});
 	say(`   5 minutes later ${contacted.advisor} writes to ${contacted.name}.`);
 	say(`   Nobody writes to ${waiting.name} (${waiting.advisor}).`);
-	say('   (Their "An advisor will contact you shortly" is the workflow\'s own, not contact.)');
+	say('   (The "An advisor will contact you shortly" notice does not count as contact.)');
 	sandbox.control.advanceClock(11 * MINUTE);
 	say("   … 16 minutes pass: the sandbox's clock moves on at once …");
 
@@ -78,7 +78,7 @@ export async function passOnLeadsLeftWaiting(
 			nodeTypes: { [POLL_TRIGGER_NODE_TYPE]: new LeadConversationsPollTrigger() },
 		},
 	);
-	checkRun(result, 'A lead left waiting goes to someone else');
+	checkRun(result, 'A lead left waiting is passed on');
 	for (const item of result.output('Pass on to another advisor')) {
 		const { advisor, previousAdvisor } = item.json.assignment as IDataObject;
 		const lead = items.find((candidate) => candidate.id === item.json.id) ?? item.json;

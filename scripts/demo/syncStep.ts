@@ -90,13 +90,23 @@ async function changeLeadsAtService({ sandbox }: DemoService): Promise<string[]>
 	];
 }
 
-function describeChange(change: RowChange, rows: SheetRow[]): string {
+/** "Name: column before → after, …", broken between changes to keep lines short. */
+function describeChange(change: RowChange, rows: SheetRow[]): string[] {
 	const name = rows.find((row) => row.id === change.id)?.name ?? change.id;
-	if (change.changes === null) return `${name}: new row`;
-	const shown = change.changes
-		.filter(({ column }) => !CLOCK_COLUMNS.has(column))
-		.map(({ column, before, after }) => `${column} ${before || '(empty)'} → ${after}`);
-	return `${name}: ${shown.join(', ')}`;
+	if (change.changes === null) return [`${name}: new row`];
+	const lines = [`${name}:`];
+	for (const { column, before, after } of change.changes) {
+		if (CLOCK_COLUMNS.has(column)) continue;
+		const text = `${column} ${before || '(empty)'} → ${after}`;
+		const last = lines.length - 1;
+		if (lines[last].endsWith(':')) lines[last] += ` ${text}`;
+		else if (lines[last].length + text.length + 2 <= 72) lines[last] += `, ${text}`;
+		else {
+			lines[last] += ',';
+			lines.push(text);
+		}
+	}
+	return lines;
 }
 
 /** The example as shipped, its sheet at `sheetPath` instead of n8n's Docker folder. */
@@ -167,7 +177,11 @@ export async function keepSpreadsheetInSync(
 		`   Next poll: ${nextPoll.items.length} leads changed → ${changed.length - added} rows updated, ` +
 			`${added} added, ${after.length - changed.length} untouched:`,
 	);
-	for (const change of changed) say(`   - ${describeChange(change, after)}`);
+	for (const change of changed) {
+		const [first, ...rest] = describeChange(change, after);
+		say(`   - ${first}`);
+		for (const line of rest) say(`     ${line}`);
+	}
 	say('     (and each changed row got its new updated_at and last_activity_at)');
 
 	const quiet = await pollAndRun();
@@ -188,7 +202,7 @@ export async function keepSpreadsheetInSync(
 			(wrong > 0 ? `, ${wrong} rows missing, extra or twice.` : '.'),
 	);
 	for (const cell of comparison.differingCells.slice(0, 5)) say(`   ! ${cell}`);
-	say('   In n8n: import this file, or leads-mirror-to-data-table.json (an n8n Data Table,');
-	say('   no other account) or leads-mirror-to-google-sheets.json (Google Sheets).');
+	say('   In n8n: import this file, or leads-mirror-to-data-table.json (an n8n');
+	say('   Data Table, no other account), or leads-mirror-to-google-sheets.json.');
 	return { sheetPath, first, after, changed, comparison };
 }

@@ -244,7 +244,7 @@ test('`npm run demo` keeps a sheet in sync first, then assigns, passes on a lead
 	const steps = [
 		'1. Keep a spreadsheet in sync',
 		'2. Assign qualified leads',
-		'2b. A lead left waiting goes to someone else',
+		'2b. A lead left waiting is passed on',
 		'3. Nudge stalled',
 	];
 	const at = steps.map((step) => result.stdout.indexOf(step));
