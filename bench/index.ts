@@ -159,7 +159,7 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			results.pollEconomy = await runInChild<PollEconomyResult>('pollEconomy', config.pollEconomy);
 			break;
 		case 'assignEconomy':
-			log('11: requests per assignment');
+			log('12: requests per assignment');
 			results.assignEconomy = await runInChild<AssignEconomyRow[]>(
 				'assignEconomy',
 				config.assignEconomy,
