@@ -25,6 +25,7 @@ import type { PollEconomyResult } from './measures/pollEconomy';
 import type { RateLimitedClient, RateLimitedResult } from './measures/rateLimited';
 import { realN8n, type RealN8nResult } from './measures/realN8n';
 import type { SignatureRow } from './measures/signature';
+import type { SpeedToLeadRow } from './measures/speedToLead';
 import type { SyncResult } from './measures/sync';
 import { realN8nUnavailable } from './n8n/install';
 import { measureQueueThroughput, type QueueThroughputResult } from './queue/throughput';
@@ -40,6 +41,7 @@ import {
 	returnAllInN8nSection,
 	queueSection,
 	signatureSection,
+	speedToLeadSection,
 	syncSection,
 	versusHttpSection,
 	webhooksSection,
@@ -66,6 +68,7 @@ interface Results {
 	sync?: SyncResult;
 	assignEconomy?: AssignEconomyRow[];
 	notContacted?: NotContactedResult;
+	speedToLead?: SpeedToLeadRow[];
 }
 
 async function runRateLimited(): Promise<RateLimitedResult[]> {
@@ -174,6 +177,10 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 				config.notContacted,
 			);
 			break;
+		case 'speedToLead':
+			log('11: speed to lead, requests per lead passed on or escalated');
+			results.speedToLead = await runInChild<SpeedToLeadRow[]>('speedToLead', config.speedToLead);
+			break;
 		case 'realN8n':
 			log('2b, 3b and 6b: in the real n8n');
 			results.realN8n = await inRealN8n('real n8n', () => realN8n(config.realN8n, log));
@@ -214,6 +221,7 @@ function sections(results: Results): Section[] {
 	if (results.sync) list.push(syncSection(results.sync));
 	if (results.assignEconomy) list.push(assignEconomySection(results.assignEconomy));
 	if (results.notContacted) list.push(notContactedSection(results.notContacted));
+	if (results.speedToLead) list.push(speedToLeadSection(results.speedToLead));
 	return list;
 }
 

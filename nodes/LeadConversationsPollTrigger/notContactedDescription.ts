@@ -9,7 +9,7 @@ const showForEvent = { show: { event: [POLL_EVENTS.assignedNotContacted] } };
 export const notContactedProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Contacted means someone wrote to the lead in the service (a message sent by a human, more than 60 s after the assignment, so the notice your workflow posts right away does not count). The service cannot show a phone call made outside it or a text from the advisor's own phone: to mark such a lead as handled, move it out of Assigned (e.g. to In Conversation or Closed) or post a message in the service. Each poll reads every assigned lead, 100 per request (A leads cost ⌈A/100⌉ requests), plus 1 request per lead whose wait ended (+1 per conversation with messages after the assignment, usually 0 or 1). The first poll after activation only notes the leads already assigned.",
+			"Contacted: someone wrote to the lead in the service more than 60 s after the assignment, so your workflow's own notice does not count. The service cannot show a call or a text made outside it: to mark such a lead as handled, move it out of Assigned (e.g. to In Conversation or Closed) or post a message in the service. Cost per poll: ⌈A/100⌉ requests for A assigned leads, plus 1 per lead whose wait ended (+1 per conversation with messages since, usually 0 or 1). The first poll after activation only notes the leads already assigned.",
 		name: 'notContactedNotice',
 		type: 'notice',
 		default: '',

@@ -82,6 +82,11 @@ afterAll(async () => {
 test('40 assigned, 25 answered, 5 closed: the 10 others passed on once each after the wait, 6 of them answered, the 4 left escalated; a restart between changes nothing', async () => {
 	const report = await runSpeedToLead(rig);
 	process.stdout.write(`\n[speed-to-lead e2e] ${speedFigure(report)}\n`);
+	if (process.env.LC_SPEED_DEBUG) {
+		process.stdout.write(
+			`${JSON.stringify({ runs: report.recipeRuns, advisors: [...report.advisors], rows: report.handoffRows, missed: report.missed, escalated: report.escalated }, null, 1)}\n`,
+		);
+	}
 	expectSpeedCounts(rig, report);
 	// At most one poll (plus the run) after the wait ended.
 	for (const delay of report.handOffDelayMs)

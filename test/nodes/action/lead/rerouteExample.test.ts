@@ -8,7 +8,12 @@ import { join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { InMemoryDataTables, runWorkflow, type WorkflowSpec } from '../../../../harness/engine';
+import {
+	InMemoryDataTables,
+	runWorkflow,
+	useMemoryDeduplication,
+	type WorkflowSpec,
+} from '../../../../harness/engine';
 import { POLL_TRIGGER_NODE_TYPE, createPollHarness } from '../../../../harness/engine/poll';
 import { LeadConversationsPollTrigger } from '../../../../nodes/LeadConversationsPollTrigger/LeadConversationsPollTrigger.node';
 import { n8nEngine } from '../../../compat/engine';
@@ -18,6 +23,8 @@ import { credentialsOf, useSandbox } from '../../../support/useSandbox';
 const describeOnN8n2 = n8nEngine.major === 1 ? describe.skip : describe;
 
 const ctx = useSandbox({ leads: 0 });
+// n8n's de-duplication store, behind the example's Remove Duplicates node.
+beforeAll(useMemoryDeduplication);
 
 const TRIGGER = 'Lead waited 15 minutes';
 const MINUTE = 60_000;
@@ -108,8 +115,13 @@ function watch() {
 	return poll;
 }
 
-async function run(items: IDataObject[], dataTables: InMemoryDataTables) {
-	return await runWorkflow({ ...shipped(), pinData: {} }, credentialsOf(ctx.sandbox), {
+/** One run of the example as activated (no pinned data); `workflow` keeps its ID across runs. */
+async function run(
+	items: IDataObject[],
+	dataTables: InMemoryDataTables,
+	workflow: WorkflowSpec = shipped(),
+) {
+	return await runWorkflow({ ...workflow, pinData: {} }, credentialsOf(ctx.sandbox), {
 		startNode: TRIGGER,
 		inputItems: items,
 		mode: 'trigger',
@@ -224,6 +236,26 @@ describeOnN8n2('the speed-to-lead example', () => {
 				[fine.id, 'passed_on', PLAIN[1]],
 			]),
 		);
+	});
+
+	test('the same items in a second run (a poll emitted again before n8n stored where the first stopped): nothing handed off twice', async () => {
+		const poll = watch();
+		await poll.poll();
+		const leads = [assignedLead(PLAIN[0]), assignedLead(PLAIN[1])];
+		await poll.poll();
+		ctx.sandbox.control.advanceClock(16 * MINUTE);
+		const { items } = await poll.poll();
+		const workflow = shipped();
+		const all = tables();
+		expect((await run(items!, all, workflow)).error).toBeUndefined();
+		const after = leads.map((lead) => stored(lead.id).assigned_to);
+		ctx.sandbox.control.clearRequests();
+		const again = await run(items!, all, workflow);
+		expect(again.error).toBeUndefined();
+		expect(again.output('Once per lead and advisor')).toEqual([]);
+		expect(leads.map((lead) => stored(lead.id).assigned_to)).toEqual(after);
+		expect(ctx.sandbox.control.requests()).toHaveLength(0);
+		expect(all.rowsOf('Lead hand-offs')).toHaveLength(leads.length);
 	});
 
 	test('Test workflow with the pinned sample (missed twice) writes one escalation row and sends nothing', async () => {
