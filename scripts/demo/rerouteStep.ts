@@ -6,7 +6,7 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow } from '../../harness/engine';
+import { runWorkflow, useMemoryDeduplication } from '../../harness/engine';
 import {
 	createPollHarness,
 	POLL_TRIGGER_NODE_TYPE,
@@ -66,6 +66,8 @@ export async function passOnLeadsLeftWaiting(
 	const items = poll.items ?? [];
 	say(`   Next poll: ${items.length} ${items.length === 1 ? 'lead' : 'leads'} waited too long.`);
 	if (items.length === 0) return;
+	// n8n keeps what Remove Duplicates has seen in its database; the engine, in memory.
+	await useMemoryDeduplication();
 	const result = await runWorkflow(
 		// Its pinned sample event is for the editor's test runs; here the poll's items start it.
 		{ ...loadExample(REROUTE_EXAMPLE), pinData: {} },
