@@ -17,6 +17,7 @@ export const MEASURES = [
 	'queue',
 	'sync',
 	'assignEconomy',
+	'notContacted',
 ] as const;
 export type MeasureName = (typeof MEASURES)[number];
 
@@ -70,6 +71,10 @@ export const config = {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],
 		newLeads: [1, 10, 250],
 		rateLimited: { leads: QUICK ? 20_000 : 100_000, limit: 10, windowMs: 1_000 },
+	},
+	notContacted: {
+		sizes: [1_000, 20_000],
+		perKind: 5,
 	},
 	sync: {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 20_000, 100_000],

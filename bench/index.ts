@@ -16,6 +16,7 @@ import type { AssignEconomyRow } from './measures/assignEconomy';
 import type { EconomyRow } from './measures/economy';
 import type { DataServerReady, MemoryResult } from './measures/memory';
 import { n8nMemory, type N8nMemoryResult } from './measures/n8nMemory';
+import type { NotContactedResult } from './measures/notContacted';
 import type { OverheadResult } from './measures/overhead';
 import type { PollEconomyResult } from './measures/pollEconomy';
 import type { RateLimitedClient, RateLimitedResult } from './measures/rateLimited';
@@ -29,6 +30,7 @@ import {
 	economySection,
 	memorySection,
 	n8nMemorySection,
+	notContactedSection,
 	overheadSection,
 	pollEconomySection,
 	rateLimitedSection,
@@ -62,6 +64,7 @@ interface Results {
 	queue?: QueueThroughputResult | { pending: string };
 	sync?: SyncResult;
 	assignEconomy?: AssignEconomyRow[];
+	notContacted?: NotContactedResult;
 }
 
 async function runRateLimited(): Promise<RateLimitedResult[]> {
@@ -163,6 +166,13 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 				{ timeoutMs: 1_200_000 },
 			);
 			break;
+		case 'notContacted':
+			log('10: Assigned Lead Not Contacted, requests per poll');
+			results.notContacted = await runInChild<NotContactedResult>(
+				'notContacted',
+				config.notContacted,
+			);
+			break;
 		case 'realN8n':
 			log('2b, 3b and 6b: in the real n8n');
 			results.realN8n = await inRealN8n('real n8n', () => realN8n(config.realN8n, log));
@@ -202,6 +212,7 @@ function sections(results: Results): Section[] {
 	if (results.queue) list.push(queueSection(results.queue));
 	if (results.sync) list.push(syncSection(results.sync));
 	if (results.assignEconomy) list.push(assignEconomySection(results.assignEconomy));
+	if (results.notContacted) list.push(notContactedSection(results.notContacted));
 	return list;
 }
 

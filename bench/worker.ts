@@ -5,6 +5,7 @@
 import { assignEconomy } from './measures/assignEconomy';
 import { economy } from './measures/economy';
 import { dataServer, memory } from './measures/memory';
+import { notContacted } from './measures/notContacted';
 import { overhead } from './measures/overhead';
 import { pollEconomy } from './measures/pollEconomy';
 import { rateLimited } from './measures/rateLimited';
@@ -22,6 +23,7 @@ const tasks: Record<string, Task> = {
 	pollEconomy,
 	sync,
 	assignEconomy,
+	notContacted,
 };
 const longLived: Record<string, Task> = { dataServer };
 

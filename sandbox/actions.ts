@@ -5,6 +5,7 @@ import {
 	type LeadChannel,
 	type LeadIntent,
 	type LeadStatus,
+	type MessageSender,
 	type MessageType,
 } from './constants';
 import type { SandboxCore } from './core';
@@ -32,7 +33,7 @@ export interface NewLead {
 }
 
 export function createLead(core: SandboxCore, input: NewLead): LeadRecord {
-	const now = input.createdMs ?? Date.now();
+	const now = input.createdMs ?? core.clock.now();
 	const at = iso(now);
 	const lead: LeadRecord = {
 		id: core.newId(LEAD_ID_PREFIX, (id) => core.store.leads.has(id)),
@@ -76,7 +77,7 @@ export function updateLead(core: SandboxCore, lead: LeadRecord, patch: LeadPatch
 	if (patch.notes !== undefined) lead.notes = patch.notes;
 	if (patch.score !== undefined) lead.score = patch.score;
 	if (patch.intent !== undefined) lead.intent = patch.intent;
-	lead.updated_at = laterThan(lead.updated_at);
+	lead.updated_at = laterThan(lead.updated_at, core.clock.now());
 	if (lead.status !== previousStatus) lead.last_activity_at = lead.updated_at;
 	core.store.org(lead.organization_id).leads.changed();
 
@@ -107,7 +108,7 @@ export function bookAppointment(
 	lead: LeadRecord,
 	options: { scheduled_at?: string; location?: string } = {},
 ): AppointmentRecord {
-	const now = Date.now();
+	const now = core.clock.now();
 	const appointment: AppointmentRecord = {
 		id: core.newId('appt_', (id) => core.store.appointments.some((a) => a.id === id)),
 		organization_id: lead.organization_id,
@@ -172,19 +173,31 @@ export function postHumanMessage(
 	conversation: ConversationRecord,
 	input: { content: string; type: MessageType; pause_ai: boolean },
 ): MessageRecord {
-	const at = laterThan(conversation.last_message_at);
+	const message = appendMessage(core, conversation, { ...input, sent_by: 'human' });
+	if (input.pause_ai) core.store.pausedConversations.add(conversation.id);
+	return message;
+}
+
+/** A message in a conversation, now: the AI's turn, the lead's reply or an advisor's message. */
+export function appendMessage(
+	core: SandboxCore,
+	conversation: ConversationRecord,
+	input: { content: string; type: MessageType; sent_by: MessageSender },
+): MessageRecord {
+	const at = laterThan(conversation.last_message_at, core.clock.now());
 	const message: MessageRecord = {
 		id: core.newId(MESSAGE_ID_PREFIX, () => false),
 		conversation_id: conversation.id,
-		direction: 'outbound',
+		direction: input.sent_by === 'lead' ? 'inbound' : 'outbound',
 		type: input.type,
 		content: input.content,
-		sent_by: 'human',
+		sent_by: input.sent_by,
 		created_at: at,
 	};
 	if (conversation.channel === 'phone') {
-		// A call has a transcript instead of messages: the advisor's words join it.
-		const line = `[${at}] Agent: ${input.content}`;
+		// A call has a transcript instead of messages: the words join it.
+		const speaker = input.sent_by === 'lead' ? 'Lead' : 'Agent';
+		const line = `[${at}] ${speaker}: ${input.content}`;
 		conversation.transcript = conversation.transcript
 			? `${conversation.transcript}\n${line}`
 			: line;
@@ -192,7 +205,6 @@ export function postHumanMessage(
 	conversation.messages.push(message);
 	conversation.last_message_at = at;
 	conversation.updated_at = laterThan(conversation.updated_at, Date.parse(at));
-	if (input.pause_ai) core.store.pausedConversations.add(conversation.id);
 	const lead = core.store.leads.get(conversation.lead_id);
 	if (lead) lead.last_activity_at = laterThan(lead.last_activity_at, Date.parse(at));
 	return message;
@@ -203,7 +215,7 @@ function touchConversation(
 	conversation: ConversationRecord,
 	isEvent: boolean,
 ): void {
-	const now = Date.now();
+	const now = core.clock.now();
 	if (isEvent) conversation.last_message_at = laterThan(conversation.last_message_at, now);
 	conversation.updated_at = laterThan(conversation.updated_at, now);
 	const lead = core.store.leads.get(conversation.lead_id);

@@ -7,6 +7,7 @@ import type {
 	ConversationRecord,
 	KeyRole,
 	LeadRecord,
+	MessageRecord,
 	OrganizationRecord,
 	WebhookRecord,
 } from './types';
@@ -187,6 +188,11 @@ export interface SandboxControl {
 	bookAppointment(leadId: string, opts?: AppointmentOptions): AppointmentRecord;
 	reachMilestone(conversationId: string, milestone: string): StoredConversation;
 	changeConversationStatus(conversationId: string, status: string): StoredConversation;
+	/**
+	 * A message in a conversation, dated now on the service's clock: `ai_agent` (the AI's turn),
+	 * `lead` (the lead's reply, inbound) or `human`. Any conversation status; content defaults.
+	 */
+	addMessage(conversationId: string, message: { sent_by: string; content?: string }): MessageRecord;
 	createChannelLead(fields?: ChannelLeadFields): StoredLead;
 	/** Sends arbitrary bytes to a subscriber, signed with its secret unless headers override. */
 	deliverRaw(
@@ -197,4 +203,17 @@ export interface SandboxControl {
 	state(): SandboxState;
 	whenDeliveriesSettled(): Promise<void>;
 	keys(): SandboxKeys;
+	/**
+	 * Moves the service's clock forward by `ms` (an integer >= 0): the Date header and every
+	 * time the sandbox writes from then on. Rate-limit windows stay on real time.
+	 */
+	advanceClock(ms: number): SandboxClockState;
+	/** The service's time now and how far it is ahead of real time. */
+	clock(): SandboxClockState;
+}
+
+export interface SandboxClockState {
+	/** ISO 8601, the service's time. */
+	now: string;
+	offsetMs: number;
 }

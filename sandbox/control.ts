@@ -1,4 +1,5 @@
 import {
+	appendMessage,
 	bookAppointment,
 	changeConversationStatus,
 	createLead,
@@ -11,11 +12,13 @@ import {
 	E164,
 	LEAD_INTENTS,
 	LEAD_STATUSES,
+	MESSAGE_SENDERS,
 	ORG_ALPHA,
 	type ConversationStatus,
 	type LeadChannel,
 	type LeadIntent,
 	type LeadStatus,
+	type MessageSender,
 } from './constants';
 import type {
 	ChannelLeadFields,
@@ -26,8 +29,10 @@ import type {
 	StoredConversation,
 	StoredLead,
 } from './contract';
+import { MAX_ADVANCE_MS } from './clock';
 import type { SandboxCore } from './core';
 import type { AgentRecord, ConversationRecord, LeadRecord } from './types';
+import { iso } from './time';
 import { parseIso } from './validation';
 
 /** A control call that cannot be carried out; `status` is used by the HTTP control interface. */
@@ -92,6 +97,7 @@ export function createControl(core: SandboxCore): SandboxControl {
 		return found;
 	};
 	let channelLeads = 0;
+	const clockState = () => ({ now: iso(core.clock.now()), offsetMs: core.clock.offset });
 
 	return {
 		reset(opts = {}) {
@@ -169,6 +175,20 @@ export function createControl(core: SandboxCore): SandboxControl {
 			const next = oneOf<ConversationStatus>('status', status, CONVERSATION_STATUSES);
 			return storedConversation(changeConversationStatus(core, conversation(conversationId), next));
 		},
+		addMessage(conversationId, message) {
+			const sender = oneOf<MessageSender>('sent_by', message?.sent_by, MESSAGE_SENDERS);
+			const content = message.content ?? `A ${sender} message`;
+			if (typeof content !== 'string' || content === '') {
+				throw new ControlError('content: must be a non-empty string');
+			}
+			const conversationRecord = conversation(conversationId);
+			const added = appendMessage(core, conversationRecord, {
+				content,
+				type: 'text',
+				sent_by: sender,
+			});
+			return { ...added };
+		},
 		createChannelLead(fields: ChannelLeadFields = {}) {
 			channelLeads++;
 			const organizationId = fields.organization_id ?? ORG_ALPHA;
@@ -226,6 +246,11 @@ export function createControl(core: SandboxCore): SandboxControl {
 		},
 		whenDeliveriesSettled: () => core.dispatcher.whenSettled(),
 		keys: () => ({ ...core.keys.keys }),
+		advanceClock(ms) {
+			core.clock.advance(integerIn('ms', ms, 0, MAX_ADVANCE_MS));
+			return clockState();
+		},
+		clock: () => clockState(),
 	};
 }
 

@@ -82,6 +82,13 @@ function controlRoutes(core: SandboxCore, control: SandboxControl): ControlRoute
 			},
 		),
 		route('GET', '/state', 'all stored data', () => control.state()),
+		route('GET', '/clock', "the service's time {now, offsetMs}", () => control.clock()),
+		route(
+			'POST',
+			'/clock/advance',
+			"{ms}: move the service's clock forward (Date header and every time written)",
+			({ body }) => control.advanceClock(body.ms as number),
+		),
 		route(
 			'POST',
 			'/leads/{id}/qualify',
@@ -106,6 +113,13 @@ function controlRoutes(core: SandboxCore, control: SandboxControl): ControlRoute
 			'/conversations/{id}/status',
 			'{status} (conversation.status_changed)',
 			({ body, params }) => control.changeConversationStatus(params[0], body.status as string),
+		),
+		route(
+			'POST',
+			'/conversations/{id}/messages',
+			'{sent_by, content?}: a message from the AI, the lead or a human, dated now',
+			({ body, params }) =>
+				control.addMessage(params[0], body as { sent_by: string; content?: string }),
 		),
 		route(
 			'POST',
@@ -176,6 +190,8 @@ export function createControlHttp(core: SandboxCore, control: SandboxControl) {
 			const body = await controlBody(req, method);
 			const params = (found.pattern.exec(subPath) ?? []).slice(1).map(decodeURIComponent);
 			const result = await found.handle({ body, params, query: url.searchParams });
+			// Dated after the call: an answer to "advance the clock" carries the moved clock.
+			res.setHeader('Date', core.clock.httpDate());
 			if (result === undefined) return writeJson(res, 204, undefined);
 			writeJson(res, 200, result);
 		} catch (error) {

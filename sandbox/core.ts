@@ -8,6 +8,7 @@ import {
 	type EventType,
 } from './constants';
 import type { RequestLogEntry, RuntimeOptions, SandboxOptions } from './contract';
+import { SandboxClock } from './clock';
 import { CursorCodec } from './cursor';
 import { WebhookDispatcher } from './deliveries';
 import { FaultInjector } from './faults';
@@ -43,6 +44,8 @@ export class SandboxCore {
 	readonly rateLimiter: RateLimiter;
 	readonly faults = new FaultInjector();
 	readonly cursors = new CursorCodec();
+	/** The service's time: data, the Date header and event timestamps follow it. */
+	readonly clock = new SandboxClock();
 	readonly dispatcher: WebhookDispatcher;
 	requestLog: RequestLogEntry[] = [];
 	private readonly deliveryOptions: { retryScale: number; timeoutMs: number };
@@ -83,6 +86,7 @@ export class SandboxCore {
 		this.faults.clear();
 		this.rateLimiter.clear();
 		this.keys.restore();
+		this.clock.reset();
 		this.requestLog = [];
 	}
 
@@ -100,7 +104,12 @@ export class SandboxCore {
 		);
 		if (subscribers.length === 0) return;
 		const body = Buffer.from(
-			JSON.stringify({ event, timestamp: iso(Date.now()), organization_id: organizationId, data }),
+			JSON.stringify({
+				event,
+				timestamp: iso(this.clock.now()),
+				organization_id: organizationId,
+				data,
+			}),
 		);
 		for (const webhook of subscribers) this.dispatcher.deliver(webhook, event, body);
 	}

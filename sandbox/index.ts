@@ -15,6 +15,7 @@ export type {
 	RunningSandbox,
 	RuntimeOptions,
 	SandboxControl,
+	SandboxClockState,
 	SandboxKeys,
 	SandboxOptions,
 	SandboxState,

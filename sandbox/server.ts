@@ -89,6 +89,9 @@ export class SandboxServer {
 
 	private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const at = Date.now();
+		// Node's own Date header reads the real clock; every answer carries the service's instead.
+		res.sendDate = false;
+		res.setHeader('Date', this.core.clock.httpDate());
 		const method = (req.method ?? 'GET').toUpperCase();
 		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
 		let path = url.pathname;
@@ -111,6 +114,8 @@ export class SandboxServer {
 		let rateHeaders: Record<string, string> = {};
 		const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
 			entry.status = status;
+			// At the answer, not the arrival: a delayed answer is dated when it leaves.
+			if (!res.headersSent) res.setHeader('Date', this.core.clock.httpDate());
 			writeJson(res, status, body, { ...rateHeaders, ...headers });
 		};
 		const sendError = (error: ApiError) => send(error.status, error.body, error.headers);

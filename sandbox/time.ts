@@ -53,10 +53,10 @@ export function iso(ms: number): string {
 }
 
 /**
- * A new "latest change" time for a record: now, but always after the previous value, so that
- * `updated_at` visibly changes even for two writes within the same millisecond.
+ * A new "latest change" time for a record: now (the sandbox's clock), but always after the
+ * previous value, so that `updated_at` visibly changes even for two writes within one millisecond.
  */
-export function laterThan(previousIso: string, now = DateClass.now()): string {
+export function laterThan(previousIso: string, now: number): string {
 	const previous = DateClass.parse(previousIso);
 	return iso(Number.isNaN(previous) || now > previous ? now : previous + 1);
 }

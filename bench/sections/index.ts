@@ -5,6 +5,7 @@ export { assignEconomySection } from './assignEconomy';
 export { economySection } from './economy';
 export { memorySection } from './memory';
 export { n8nMemorySection } from './n8nMemory';
+export { notContactedSection } from './notContacted';
 export { queueSection } from './queue';
 export { overheadSection, versusHttpSection } from './overhead';
 export { pollEconomySection } from './pollEconomy';

@@ -10,6 +10,8 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { PollEvent } from './events';
 import { LEAD_OUTPUTS, POLL_EVENTS, changedLeadItem, leadOutputItem } from './events';
 import { pollChangedLeads } from './changesPoll';
+import { waitMsOf } from './notContacted';
+import { pollNotContacted } from './notContactedPoll';
 import { pollTriggerProperties } from './description';
 import { optionNameSubtitle } from '../shared/subtitle';
 import type { StoredPosition } from './position';
@@ -23,7 +25,7 @@ function readSettings(context: IPollFunctions): PollSettings {
 	const event = context.getNodeParameter('event', POLL_EVENTS.newLead) as PollEvent;
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options =
-		event === POLL_EVENTS.conversationTransferred
+		event === POLL_EVENTS.conversationTransferred || event === POLL_EVENTS.assignedNotContacted
 			? {}
 			: (context.getNodeParameter('options', {}) as IDataObject);
 	const minimumScore = Number(filters.minimumScore ?? 0);
@@ -46,6 +48,16 @@ function readSettings(context: IPollFunctions): PollSettings {
 	};
 }
 
+/** Assigned Lead Not Contacted's wait in ms; a wrong value fails before any request. */
+function readWaitMs(context: IPollFunctions): number {
+	const waitMs = waitMsOf(
+		context.getNodeParameter('waitAmount', 15),
+		context.getNodeParameter('waitUnit', 'minutes'),
+	);
+	if (typeof waitMs === 'string') throw new NodeOperationError(context.getNode(), waitMs);
+	return waitMs;
+}
+
 export class LeadConversationsPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		// n8n's nodes panel drops " Trigger": listed as "Lead Conversations Polling".
@@ -60,7 +72,7 @@ export class LeadConversationsPollTrigger implements INodeType {
 		// The chosen event as the Event dropdown names it: "New Lead", not "newLead".
 		subtitle: optionNameSubtitle('event', pollTriggerProperties),
 		description:
-			'Starts workflows on new and changed leads, status changes and handoffs to a human, checking the lead service on a schedule; needs no public URL',
+			'Starts workflows on new and changed leads, status changes, handoffs to a human and assigned leads nobody contacted, checking the lead service on a schedule; needs no public URL',
 		defaults: {
 			name: 'Lead Conversations Polling Trigger',
 		},
@@ -81,6 +93,8 @@ export class LeadConversationsPollTrigger implements INodeType {
 		if (settings.event === POLL_EVENTS.leadStatus && settings.statuses.length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Choose at least one status in Statuses');
 		}
+		const waitMs =
+			settings.event === POLL_EVENTS.assignedNotContacted ? readWaitMs(this) : undefined;
 		const polledAt = new Date().toISOString();
 
 		if (this.getMode() === 'manual') {
@@ -110,6 +124,22 @@ export class LeadConversationsPollTrigger implements INodeType {
 			const items = outcome.leads.map((lead) =>
 				leadOutputItem(lead, settings.output, () => changedLeadItem(lead, polledAt)),
 			);
+			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+		}
+		if (waitMs !== undefined) {
+			const outcome = await pollNotContacted(this, {
+				stored: stored?.notContacted,
+				waitMs,
+				deadline,
+				budgetMs,
+				polledAt,
+			});
+			writePosition(staticData, {
+				version: POSITION_VERSION,
+				watch: watchOf(settings),
+				notContacted: outcome.position,
+			});
+			const { items } = outcome;
 			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 		}
 		const round = { settings, stored, deadline, budgetMs, polledAt };

@@ -9,6 +9,7 @@ import {
 import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
 import { LEAD_OUTPUTS, POLL_EVENTS, WATCHABLE_LEAD_STATUSES } from './events';
+import { notContactedProperties } from './notContactedDescription';
 import { costLines } from './pollCost';
 import { optionsCollection } from '../shared/descriptions';
 import { minimumScoreOption } from '../shared/events/options';
@@ -42,6 +43,12 @@ export const pollTriggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		required: true,
 		options: [
+			{
+				name: 'Assigned Lead Not Contacted',
+				value: POLL_EVENTS.assignedNotContacted,
+				description:
+					'A lead has waited in assigned for the chosen time and nobody has written to it in the service',
+			},
 			{
 				name: 'Conversation Handed to a Human',
 				value: POLL_EVENTS.conversationTransferred,
@@ -83,6 +90,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { event: [POLL_EVENTS.leadChanged] } },
 	},
+	...notContactedProperties,
 	{
 		displayName: 'Statuses',
 		name: 'statuses',

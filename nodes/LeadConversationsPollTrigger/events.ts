@@ -11,6 +11,7 @@ export const POLL_EVENTS = {
 	leadChanged: 'leadChanged',
 	leadStatus: 'leadStatus',
 	conversationTransferred: 'conversationTransferred',
+	assignedNotContacted: 'assignedNotContacted',
 } as const;
 export type PollEvent = (typeof POLL_EVENTS)[keyof typeof POLL_EVENTS];
 

@@ -36,6 +36,30 @@ export interface NewLeadsPosition {
 
 export type StatusSets = Record<string, string[]>;
 
+/** Where one (lead, advisor) wait stands. */
+export const WAIT_STATE = {
+	/** The wait runs, or ended and the contact check is still to be made. */
+	waiting: 0,
+	/** Nothing more to do for this advisor: contacted, or already assigned at activation. */
+	done: 1,
+	/** Announced as not contacted. */
+	missed: 2,
+} as const;
+export type WaitState = (typeof WAIT_STATE)[keyof typeof WAIT_STATE];
+
+/**
+ * Assigned Lead Not Contacted, per lead now in `assigned`, one compact array: the advisor, the
+ * wait's start (epoch ms on the service's clock: the lead's updated_at when first seen with that
+ * advisor), where the wait stands, then the earlier advisors announced as having missed it,
+ * oldest first. About 60 bytes for a lead nobody missed yet (docs/performance.md).
+ */
+export type WaitEntry = [advisor: string, startMs: number, state: WaitState, ...missedBy: string[]];
+
+export interface NotContactedPosition {
+	/** Lead ID to its wait; only the leads in `assigned` at the last complete read. */
+	waits: Record<string, WaitEntry>;
+}
+
 export interface StoredPosition {
 	version: number;
 	/** What the position is about; another value (the node's settings changed) means "baseline". */
@@ -44,6 +68,8 @@ export interface StoredPosition {
 	inStatus?: StatusSets;
 	/** New or Updated Lead (changes.ts). */
 	changes?: ChangesPosition;
+	/** Assigned Lead Not Contacted (notContacted.ts). */
+	notContacted?: NotContactedPosition;
 }
 
 /** The stored position when it is about the same thing as today's settings. */

@@ -17,6 +17,7 @@ import {
 	newLeadItem,
 	transferredItem,
 } from './events';
+import { sampleItem } from './notContacted';
 import type { PollSettings } from './watchers';
 import { conditionsBesideStatus, watchedLists } from './watchers';
 
@@ -59,6 +60,14 @@ export async function testEventItems(
 		return leads
 			.slice(0, TEST_EVENT_RECORDS)
 			.map((lead) => leadOutputItem(lead, output, () => changedLeadItem(lead, polledAt)));
+	}
+	if (settings.event === POLL_EVENTS.assignedNotContacted) {
+		// The most recently assigned leads, as the event would show them: nothing is checked.
+		const leads = newestFirst(
+			await firstPage(context, '/leads', { status: 'assigned' }),
+			(lead) => lead.updated_at,
+		);
+		return leads.slice(0, TEST_EVENT_RECORDS).map((lead) => sampleItem(lead, polledAt));
 	}
 	const conditions = conditionsBesideStatus(settings);
 	const candidates: Array<{ updatedAt: unknown; item: IDataObject }> = [];

@@ -86,7 +86,11 @@ export function watchedLists(settings: PollSettings): WatchedList[] {
 
 /** What the position is about: changing it in the node starts again from a baseline. */
 export function watchOf(settings: PollSettings): string {
-	if (settings.event === POLL_EVENTS.newLead || settings.event === POLL_EVENTS.leadChanged) {
+	if (
+		settings.event === POLL_EVENTS.newLead ||
+		settings.event === POLL_EVENTS.leadChanged ||
+		settings.event === POLL_EVENTS.assignedNotContacted
+	) {
 		return settings.event;
 	}
 	const lists = watchedLists(settings).map(

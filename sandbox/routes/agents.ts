@@ -118,7 +118,7 @@ export const agentRoutes: Route[] = [
 			configuration.follow_up_cadence.max_follow_ups = patch.max_follow_ups;
 		if (patch.interval_days !== undefined)
 			configuration.follow_up_cadence.interval_days = patch.interval_days;
-		agent.updated_at = laterThan(agent.updated_at);
+		agent.updated_at = laterThan(agent.updated_at, context.core.clock.now());
 		context.org.agents.changed();
 		return { status: 200, body: agentView(agent) };
 	}),

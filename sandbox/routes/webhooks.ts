@@ -64,7 +64,7 @@ export const webhookRoutes: Route[] = [
 			description,
 			// Shown once, in this response.
 			secret: randomBytes(32).toString('hex'),
-			created_at: iso(Date.now()),
+			created_at: iso(context.core.clock.now()),
 		};
 		context.core.store.addWebhook(webhook);
 		return { status: 201, body: webhookCreatedView(webhook) };

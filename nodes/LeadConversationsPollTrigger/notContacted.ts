@@ -1,0 +1,148 @@
+// Assigned Lead Not Contacted: the rules, as pure functions (no n8n context, no HTTP). The
+// requests are notContactedPoll.ts's.
+//
+// Per lead in `assigned`, the trigger keeps (advisor, wait start). The wait starts at the lead's
+// updated_at when the trigger first sees it with that advisor: the assignment moved updated_at,
+// so the start is at or after the assignment, never before it. Once the service's clock has
+// passed start + wait, the lead's conversations are checked once: a `human` message created more
+// than NOTICE_GRACE_MS after the start is contact. A notice the workflow posts right after
+// assigning ("an advisor will contact you shortly") is `human` too, and falls inside the grace.
+// A lead that leaves `assigned` is handled and forgotten; a new advisor starts a new wait.
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { leadStatusItem } from './events';
+import type { NotContactedPosition, WaitEntry } from './position';
+import { WAIT_STATE } from './position';
+
+export const NOT_CONTACTED_EVENT = 'lead.not_contacted';
+/** Messages this soon after the wait's start are the workflow's own notice, not contact. */
+export const NOTICE_GRACE_MS = 60_000;
+
+export const WAIT_UNITS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
+export type WaitUnit = keyof typeof WAIT_UNITS;
+export const WAIT_MIN_MS = WAIT_UNITS.minutes;
+export const WAIT_MAX_MS = 30 * WAIT_UNITS.days;
+
+/** The wait in ms, or a sentence naming the field that is wrong. */
+export function waitMsOf(amount: unknown, unit: unknown): number | string {
+	if (typeof unit !== 'string' || !(unit in WAIT_UNITS)) {
+		return `Wait Unit must be minutes, hours or days, not ${JSON.stringify(unit)}`;
+	}
+	const value = typeof amount === 'number' ? amount : Number.NaN;
+	const ms = value * WAIT_UNITS[unit as WaitUnit];
+	if (!Number.isFinite(ms) || ms < WAIT_MIN_MS || ms > WAIT_MAX_MS) {
+		return `Wait Amount must make a wait from 1 minute to 30 days; ${String(amount)} ${unit} does not`;
+	}
+	return ms;
+}
+
+const timeOf = (value: unknown): number =>
+	typeof value === 'string' ? Date.parse(value) : Number.NaN;
+
+function advisorOf(lead: IDataObject): string | undefined {
+	const advisor = lead.assigned_to;
+	return typeof advisor === 'string' && advisor !== '' ? advisor : undefined;
+}
+
+/**
+ * The waits after a complete read of `assigned`. Without a stored position (activation) every
+ * lead is noted as done: leads assigned before the trigger ran are not announced. A lead with
+ * the same advisor keeps its wait; another advisor starts a new one, and the one before joins
+ * the missers if it was announced. A lead not in the read has left `assigned`: it is dropped.
+ * A lead with no advisor has nobody to wait for and is not kept.
+ */
+export function noteAssigned(
+	stored: NotContactedPosition | undefined,
+	leads: IDataObject[],
+): NotContactedPosition {
+	const waits: Record<string, WaitEntry> = {};
+	for (const lead of leads) {
+		const id = lead.id;
+		const advisor = advisorOf(lead);
+		const startMs = timeOf(lead.updated_at);
+		if (typeof id !== 'string' || id === '' || advisor === undefined || Number.isNaN(startMs)) {
+			continue;
+		}
+		if (waits[id]) continue;
+		const previous = stored?.waits?.[id];
+		if (!stored) {
+			waits[id] = [advisor, startMs, WAIT_STATE.done];
+		} else if (!previous) {
+			waits[id] = [advisor, startMs, WAIT_STATE.waiting];
+		} else if (previous[0] === advisor) {
+			waits[id] = previous;
+		} else {
+			const [before, , state, ...missers] = previous;
+			const missedBy = state === WAIT_STATE.missed ? [...missers, before] : missers;
+			// Announced once per (lead, advisor): an advisor who missed it before is not again.
+			const next = missedBy.includes(advisor) ? WAIT_STATE.done : WAIT_STATE.waiting;
+			waits[id] = [advisor, startMs, next, ...missedBy];
+		}
+	}
+	return { waits };
+}
+
+/** Leads whose wait has ended on the service's clock and is not checked yet, oldest wait first. */
+export function dueLeads(position: NotContactedPosition, nowMs: number, waitMs: number): string[] {
+	return Object.entries(position.waits)
+		.filter(([, [, startMs, state]]) => state === WAIT_STATE.waiting && nowMs >= startMs + waitMs)
+		.sort(([, a], [, b]) => a[1] - b[1])
+		.map(([id]) => id);
+}
+
+/** Conversations of the lead with anything after the notice grace: only those are opened. */
+export function conversationsToOpen(conversations: IDataObject[], startMs: number): string[] {
+	return conversations
+		.filter((conversation) => timeOf(conversation.last_message_at) > startMs + NOTICE_GRACE_MS)
+		.sort((a, b) => timeOf(b.last_message_at) - timeOf(a.last_message_at))
+		.map((conversation) => conversation.id)
+		.filter((id): id is string => typeof id === 'string' && id !== '');
+}
+
+/**
+ * Whether a conversation read whole holds contact: a `human` message created after the notice
+ * grace. A phone call's transcript does not say whether a person or the AI spoke: not counted.
+ */
+export function contactedIn(conversation: IDataObject, startMs: number): boolean {
+	const messages = Array.isArray(conversation.messages) ? conversation.messages : [];
+	return messages.some((message: unknown) => {
+		const { sent_by: sentBy, created_at: createdAt } = (message ?? {}) as IDataObject;
+		return sentBy === 'human' && timeOf(createdAt) > startMs + NOTICE_GRACE_MS;
+	});
+}
+
+/** The outcome of a check: contact ends the wait quietly, none announces the lead. */
+export function afterCheck(entry: WaitEntry, contacted: boolean): WaitEntry {
+	const [advisor, startMs, , ...missers] = entry;
+	return [advisor, startMs, contacted ? WAIT_STATE.done : WAIT_STATE.missed, ...missers];
+}
+
+/** The item: lead.assigned's fields, the wait's start, and who let the lead wait. */
+export function notContactedItem(
+	lead: IDataObject,
+	entry: WaitEntry,
+	polledAt: string,
+): IDataObject {
+	const [advisor, startMs, , ...missers] = entry;
+	const missedBy = [...missers, advisor];
+	return {
+		...leadStatusItem(lead, 'assigned', polledAt),
+		waiting_since: new Date(startMs).toISOString(),
+		missed_by: missedBy,
+		misses: missedBy.length,
+		event: NOT_CONTACTED_EVENT,
+		polled_at: polledAt,
+	};
+}
+
+/** Fetch Test Event: a lead as the event would show it, had its advisor let it wait. */
+export function sampleItem(lead: IDataObject, polledAt: string): IDataObject {
+	const startMs = timeOf(lead.updated_at);
+	const entry: WaitEntry = [
+		advisorOf(lead) ?? '',
+		Number.isNaN(startMs) ? Date.parse(polledAt) : startMs,
+		WAIT_STATE.missed,
+	];
+	return notContactedItem(lead, entry, polledAt);
+}
