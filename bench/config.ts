@@ -18,6 +18,7 @@ export const MEASURES = [
 	'sync',
 	'assignEconomy',
 	'notContacted',
+	'speedToLead',
 ] as const;
 export type MeasureName = (typeof MEASURES)[number];
 
@@ -75,6 +76,10 @@ export const config = {
 	notContacted: {
 		sizes: [1_000, 20_000],
 		perKind: 5,
+	},
+	speedToLead: {
+		assigned: 1_000,
+		perPoll: QUICK ? [1, 10] : [1, 10, 50],
 	},
 	sync: {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 20_000, 100_000],

@@ -10,6 +10,7 @@ import { overhead } from './measures/overhead';
 import { pollEconomy } from './measures/pollEconomy';
 import { rateLimited } from './measures/rateLimited';
 import { signature } from './measures/signature';
+import { speedToLead } from './measures/speedToLead';
 import { sync } from './measures/sync';
 
 type Task = (args: never) => Promise<unknown>;
@@ -24,6 +25,7 @@ const tasks: Record<string, Task> = {
 	sync,
 	assignEconomy,
 	notContacted,
+	speedToLead,
 };
 const longLived: Record<string, Task> = { dataServer };
 

@@ -1,6 +1,8 @@
 import {
+	CONVERSATION_ID_PREFIX,
 	LEAD_ID_PREFIX,
 	MESSAGE_ID_PREFIX,
+	type ConversationChannel,
 	type ConversationStatus,
 	type LeadChannel,
 	type LeadIntent,
@@ -164,6 +166,43 @@ export function changeConversationStatus(
 		status,
 		previous_status: previous,
 	});
+	return conversation;
+}
+
+/**
+ * The lead writes on a channel: the message joins the lead's open conversation there, or opens
+ * one. An advisor can then answer in it; no event is emitted (none is named for it).
+ */
+export function leadWrites(
+	core: SandboxCore,
+	lead: LeadRecord,
+	channel: ConversationChannel,
+	content: string,
+): ConversationRecord {
+	const now = core.clock.now();
+	let conversation = [...core.store.conversations.values()].find(
+		(c) => c.lead_id === lead.id && c.channel === channel && c.status === 'open',
+	);
+	if (!conversation) {
+		const at = iso(now);
+		conversation = {
+			id: core.newId(CONVERSATION_ID_PREFIX, (id) => core.store.conversations.has(id)),
+			organization_id: lead.organization_id,
+			lead_id: lead.id,
+			channel,
+			status: 'open',
+			created_at: at,
+			updated_at: at,
+			last_message_at: at,
+			ai_summary: '',
+			messages: [],
+			transcript: null,
+			created_ms: now,
+		};
+		core.store.conversations.set(conversation.id, conversation);
+		core.store.org(lead.organization_id).conversations.insert(conversation);
+	}
+	appendMessage(core, conversation, { content, type: 'text', sent_by: 'lead' });
 	return conversation;
 }
 

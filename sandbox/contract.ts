@@ -188,6 +188,8 @@ export interface SandboxControl {
 	bookAppointment(leadId: string, opts?: AppointmentOptions): AppointmentRecord;
 	reachMilestone(conversationId: string, milestone: string): StoredConversation;
 	changeConversationStatus(conversationId: string, status: string): StoredConversation;
+	/** The lead writes (default on its own channel, else chat_app): its open conversation there, or a new one. */
+	leadWrites(leadId: string, fields?: { channel?: string; content?: string }): StoredConversation;
 	/**
 	 * A message in a conversation, dated now on the service's clock: `ai_agent` (the AI's turn),
 	 * `lead` (the lead's reply, inbound) or `human`. Any conversation status; content defaults.

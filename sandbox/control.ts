@@ -3,17 +3,20 @@ import {
 	bookAppointment,
 	changeConversationStatus,
 	createLead,
+	leadWrites,
 	qualifyLead,
 	reachMilestone,
 } from './actions';
 import {
 	ALL_LEAD_CHANNELS,
+	CONVERSATION_CHANNELS,
 	CONVERSATION_STATUSES,
 	E164,
 	LEAD_INTENTS,
 	LEAD_STATUSES,
 	MESSAGE_SENDERS,
 	ORG_ALPHA,
+	type ConversationChannel,
 	type ConversationStatus,
 	type LeadChannel,
 	type LeadIntent,
@@ -174,6 +177,22 @@ export function createControl(core: SandboxCore): SandboxControl {
 		changeConversationStatus(conversationId, status) {
 			const next = oneOf<ConversationStatus>('status', status, CONVERSATION_STATUSES);
 			return storedConversation(changeConversationStatus(core, conversation(conversationId), next));
+		},
+		leadWrites(leadId, fields = {}) {
+			const target = lead(leadId);
+			const own = (CONVERSATION_CHANNELS as readonly string[]).includes(target.channel)
+				? target.channel
+				: 'chat_app';
+			const channel = oneOf<ConversationChannel>(
+				'channel',
+				fields.channel ?? own,
+				CONVERSATION_CHANNELS,
+			);
+			const content = fields.content ?? 'Hello, is this car still available?';
+			if (typeof content !== 'string' || content.trim() === '') {
+				throw new ControlError('content: must be a non-empty string');
+			}
+			return storedConversation(leadWrites(core, target, channel, content));
 		},
 		addMessage(conversationId, message) {
 			const sender = oneOf<MessageSender>('sent_by', message?.sent_by, MESSAGE_SENDERS);

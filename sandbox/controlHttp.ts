@@ -116,6 +116,13 @@ function controlRoutes(core: SandboxCore, control: SandboxControl): ControlRoute
 		),
 		route(
 			'POST',
+			'/leads/{id}/writes',
+			'{channel?, content?}: the lead writes; its open conversation on that channel, or a new one',
+			({ body, params }) =>
+				control.leadWrites(params[0], body as { channel?: string; content?: string }),
+		),
+		route(
+			'POST',
 			'/conversations/{id}/messages',
 			'{sent_by, content?}: a message from the AI, the lead or a human, dated now',
 			({ body, params }) =>

@@ -11,6 +11,7 @@ export { overheadSection, versusHttpSection } from './overhead';
 export { pollEconomySection } from './pollEconomy';
 export { rateLimitedSection } from './rateLimited';
 export { returnAllInN8nSection, signatureSection } from './realN8n';
+export { speedToLeadSection } from './speedToLead';
 export { syncSection } from './sync';
 export { webhooksSection } from './webhooks';
-export { summarySection, type Section, type Verdict } from './section';
+export { type Section, type Verdict } from './section';

@@ -1,14 +1,15 @@
 // n8n Data Tables for the engine: n8n's cli hands its Data Table node a proxy per table (the
 // `data-table` module of IWorkflowExecuteAdditionalData); this is that proxy over tables kept in
 // memory, so n8n's own Data Table node runs in the harness as it does in n8n, per item and all.
-// Only reads are served (what the examples do); every read is counted, so a test can tell how
-// many times a workflow read a table.
+// Reads and inserts are served (what the examples do); every read is counted, so a test can tell
+// how many times a workflow read a table.
 
 import {
 	UserError,
 	type DataTable,
 	type DataTableColumn,
 	type DataTableColumnType,
+	type DataTableInsertRowsReturnType,
 	type DataTableProxyProvider,
 	type DataTableRow,
 	type DataTableRowReturn,
@@ -68,6 +69,12 @@ export class InMemoryDataTables implements DataTableProxyProvider {
 		return this.reads.get(name) ?? 0;
 	}
 
+	/** The rows of the table with this name, as stored (inserted ones included). */
+	rowsOf(name: string): DataTableRowReturn[] {
+		const stored = [...this.tables.values()].find((entry) => entry.table.name === name);
+		return stored ? stored.rows.map((row) => ({ ...row })) : [];
+	}
+
 	async getDataTableAggregateProxy(): Promise<IDataTableProjectAggregateService> {
 		const tables = [...this.tables.values()].map((stored) => stored.table);
 		return {
@@ -120,7 +127,20 @@ export class InMemoryDataTables implements DataTableProxyProvider {
 			addColumn: async () => unsupported('Adding a column'),
 			moveColumn: async () => unsupported('Moving a column'),
 			deleteColumn: async () => unsupported('Deleting a column'),
-			insertRows: async () => unsupported('Inserting rows'),
+			insertRows: (async (rows: DataTableRow[], returnType: DataTableInsertRowsReturnType) => {
+				const now = new Date();
+				const added = rows.map((row, index) => ({
+					...Object.fromEntries(table.columns.map((column) => [column.name, null])),
+					...row,
+					id: stored.rows.length + index + 1,
+					createdAt: now,
+					updatedAt: now,
+				}));
+				for (const row of added) stored.rows.push(row as DataTableRowReturn);
+				if (returnType === 'count') return { success: true, insertedRows: added.length };
+				if (returnType === 'id') return added.map((row) => ({ id: row.id }));
+				return added.map((row) => ({ ...row }));
+			}) as IDataTableProjectService['insertRows'],
 			updateRows: async () => unsupported('Updating rows'),
 			upsertRow: async () => unsupported('Upserting a row'),
 			deleteRows: async () => unsupported('Deleting rows'),

@@ -43,3 +43,4 @@ export { DEFAULT_ACTION_NODE_NAME, runActionNode, type RunActionNodeOptions } fr
 export { type NodeFailure, type RunResult } from './runResult';
 export { runWorkflow, type RunWorkflowOptions, type WorkflowSpec } from './workflow';
 export { InMemoryDataTables } from './dataTables';
+export { MemoryDeduplicator, useMemoryDeduplication } from './deduplication';

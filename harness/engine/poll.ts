@@ -222,7 +222,7 @@ export function createPollHarness(
 	};
 }
 
-function loadPollTrigger(): INodeType {
+export function loadPollTrigger(): INodeType {
 	// Loaded on demand, like the package's other nodes in nodeTypes.ts.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { LeadConversationsPollTrigger } =

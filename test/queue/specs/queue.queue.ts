@@ -9,6 +9,7 @@ import { pollTriggerSpecs } from '../points/pollTrigger';
 import { rateLimitSpecs } from '../points/rateLimit';
 import { acceptedRunSpecs } from '../points/sigkill';
 import { slowProcessSpecs } from '../points/slowProcess';
+import { speedToLeadSpecs } from '../points/speedToLead';
 import { stressSpecs } from '../points/stress';
 import { verifyPathSpecs } from '../points/verifyPath';
 import { useQueueCluster } from '../support/suite';
@@ -43,5 +44,6 @@ describe('7. answering only what n8n accepted', acceptedRunSpecs);
 	slowProcessSpecs,
 );
 describe('9. Lead → Assign in queue mode', assignSpecs);
+describe('10. speed to lead: the not-contacted recipe in queue mode', speedToLeadSpecs);
 // Last: it resets the sandbox to 2,500 leads.
 describe('5. rate limit shared by two workers, long reads', rateLimitSpecs);
