@@ -34,7 +34,9 @@ function fingerprint(install) {
 	const hash = createHash('sha256');
 	// Files whose content decides what gets installed. This script is part of it: a change in how
 	// the install is done must redo it.
-	const inputs = ['package.json', 'package-lock.json', '.npmrc'].map((f) => join(install.installDir, f));
+	const inputs = ['package.json', 'package-lock.json', '.npmrc'].map((f) =>
+		join(install.installDir, f),
+	);
 	for (const file of [...inputs, fileURLToPath(import.meta.url)]) {
 		// Relative names: a second checkout of the repository can share the same install.
 		hash.update(relative(repoRoot, file));
@@ -89,7 +91,9 @@ function verify(install) {
 }
 
 function sqliteLoads(install) {
-	const probe = spawnSync(install.nodeBin, ['-e', "require('sqlite3')"], { cwd: install.installDir });
+	const probe = spawnSync(install.nodeBin, ['-e', "require('sqlite3')"], {
+		cwd: install.installDir,
+	});
 	return probe.status === 0;
 }
 
