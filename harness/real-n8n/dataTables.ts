@@ -44,18 +44,18 @@ export async function createDataTable(
 	return id;
 }
 
-/** Every row of a table, 500 at a time. */
+/** Every row of a table, page by page until the count the API reports. */
 export async function readDataTable(session: N8nSession, tableId: string): Promise<any[]> {
 	const project = await personalProject(session);
 	const rows: any[] = [];
 	for (;;) {
 		const res = await session.request(
 			'GET',
-			`/projects/${project}/data-tables/${tableId}/rows?take=500&skip=${rows.length}`,
+			`/projects/${project}/data-tables/${tableId}/rows?take=50&skip=${rows.length}`,
 		);
 		if (res.status !== 200) throw new Error(`Read table ${tableId}: ${res.status} ${res.text}`);
-		const page = res.json.data.data as any[];
-		rows.push(...page);
-		if (page.length < 500) return rows;
+		const { count, data } = res.json.data as { count: number; data: any[] };
+		rows.push(...data);
+		if (data.length === 0 || rows.length >= count) return rows;
 	}
 }
