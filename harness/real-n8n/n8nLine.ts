@@ -20,7 +20,12 @@ export function n8nMajor(): number {
 export function lineEnv(): Record<string, string> {
 	// 2.x: the MCP registry module would fetch from the internet at start. n8n 1.x has no such
 	// module and refuses to start when an unknown one is named.
-	return n8nMajor() >= 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {};
+	if (n8nMajor() >= 2) return { N8N_DISABLED_MODULES: 'mcp-registry' };
+	// n8n 1.x runs SQLite on one connection unless told otherwise (and warns at start that this is
+	// deprecated); 2.x's default is a pool of 3. On one connection a Data Table upsert of a few
+	// hundred rows failed in 2 of 3 runs with "Transaction is not started yet" while other queries
+	// ran (test/compat/README.md), so 1.x gets 2.x's default.
+	return { DB_SQLITE_POOL_SIZE: '3' };
 }
 
 /**
