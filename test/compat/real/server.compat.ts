@@ -1,14 +1,7 @@
-import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { startSandbox, type RunningSandbox, type SandboxState } from '../../../sandbox';
-import { FLAT_LEAD_COLUMNS } from '../../../nodes/shared/flatLead';
+import type { RunningSandbox } from '../../../sandbox';
 import { pollTimesEvery } from '../../../harness/queue/pathWorkflows';
-import { chatModelCredential, headlessAgentWorkflow } from '../../../harness/real-n8n/chatModel';
-import {
-	installCommunityPackage,
-	makeUserFolder,
-} from '../../../harness/real-n8n/community-package';
 import { createDataTable, readDataTable } from '../../../harness/real-n8n/dataTables';
 import {
 	listExecutions,
@@ -25,7 +18,6 @@ import {
 	MIRROR_EXAMPLE,
 	mirrorDifferences,
 } from '../../../harness/real-n8n/leadsMirror';
-import { n8nCli, parseRawOutput } from '../../../harness/real-n8n/n8n-cli';
 import { pickDataTable, rejectedKeyMessage } from '../../../harness/real-n8n/n8nLine';
 import {
 	startN8nWithApi,
@@ -38,263 +30,80 @@ import { waitFor } from '../../../harness/real-n8n/processes';
 import {
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
-	importWorkflows,
-	packedTarball,
-	writeCredentialsFile,
 	writeWorkflowFiles,
 } from '../../../harness/real-n8n/setup';
 import { makeSelfSignedCertificate } from '../../../harness/real-n8n/tls';
 import { SIGNING_SECRET_CREDENTIAL_TYPE } from '../../../harness/real-n8n/verifyWorkflows';
-import {
-	ADVISOR,
-	ASSISTANT_QUESTION,
-	errorOf,
-	leadAssistantScript,
-	MESSAGE_TO_LEAD,
-	WRONG_STATUS,
-} from '../../../harness/support/leadAssistantScript';
 import { freePort } from '../../../harness/support/ports';
-import {
-	startScriptedChatModel,
-	viewOf,
-	type ScriptedChatModel,
-} from '../../../harness/support/scriptedChatModel';
+import { FLAT_LEAD_COLUMNS } from '../../../nodes/shared/flatLead';
 import { deliverForged } from '../../e2e/support/deliveries';
+import {
+	example,
+	packageWarnings,
+	prepareCompatFolder,
+	readWorkflow,
+	type CompatFolder,
+	type Workflow,
+} from './support';
 
-// What a user of the installed n8n line needs from the package, in one real n8n: the packed
-// package installed the way n8n installs community packages, the workflows run headless with
-// `n8n execute` first (one CLI start each), then one `n8n start` over HTTPS for the triggers, the
-// credential test and the Data Table examples. Which n8n: LC_N8N_INSTALL (run.mjs sets it).
+// The checks one `n8n start` over HTTPS (self-signed) runs, in the n8n line LC_N8N_INSTALL names
+// (run.mjs sets it): what the editor lists, the credential test, both triggers, Verify and the
+// examples that need a running n8n, the Data Table ones as a user of that line sets them up.
 // Each check is one line of the table run.mjs prints.
 
-const SEED = 1717;
 const VERIFY_PATH = 'lead-events-verified';
 const SECRET_CREDENTIAL = { id: 'LcSigningSecret01', name: 'Lead Conversations signing secret' };
 const POLL_SECONDS = 15;
 const ROSTER = ['user_ana_lopez', 'user_bruno_diaz', 'user_carla_ruiz'];
+const IDS = { poll: 'LcCompatPoll0001', trigger: 'LcE2eTrigger0001' };
 
-const IDS = {
-	action: 'LcCompatAction01',
-	poll: 'LcCompatPoll0001',
-	agent: 'LcCompatAgent001',
-	trigger: 'LcE2eTrigger0001',
-};
-
-type Workflow = { id: string; name: string; nodes: any[]; connections: any; [key: string]: any };
-const readJson = (path: string): Workflow => JSON.parse(readFileSync(path, 'utf8'));
-const example = (file: string) => readJson(join(examplesDir, file));
-const items = (run: any, node: string): any[] =>
-	(run.data.resultData.runData[node]?.at(-1)?.data?.main?.[0] ?? []).map((i: any) => i.json);
-
+let folder: CompatFolder;
 let sandbox: RunningSandbox;
-let model: ScriptedChatModel;
 let userFolder: string;
 let port: number;
 let verifySubscription: { id: string; secret: string };
-let agentRunError: string | undefined;
-/** Everything n8n printed, CLI commands and the server, for the warning check. */
-const printed: string[] = [];
 
-/** Every operation of the action node in one workflow: the e2e workflow plus Webhook Subscription. */
-function everyOperationWorkflow(): Workflow {
-	const workflow = readJson(join(e2eWorkflowsDir, 'action-every-operation.json'));
-	const credentials = { leadConversationsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
-	const step = (name: string, operation: string, parameters: object, x: number) => ({
-		id: `0b0e6a52-0000-4000-8000-0000000001${x}`,
-		name,
-		type: `${packageName}.leadConversations`,
-		typeVersion: 1,
-		position: [x * 10, 600],
-		parameters: { resource: 'webhookSubscription', operation, ...parameters },
-		credentials,
-	});
-	workflow.nodes.push(
-		// A loopback address nothing listens on, and an event nothing here sends.
-		step(
-			'Create subscription',
-			'create',
-			{ url: 'https://localhost:9/hook', events: ['appointment.booked'] },
-			30,
-		),
-		step('Get subscription', 'get', { subscriptionId: '={{ $json.id }}' }, 50),
-		step('Delete subscription', 'delete', { subscriptionId: '={{ $json.id }}' }, 70),
-	);
-	const to = (node: string) => [[{ node, type: 'main', index: 0 }]];
-	workflow.connections.Run.main[0].push({ node: 'Create subscription', type: 'main', index: 0 });
-	workflow.connections['Create subscription'] = { main: to('Get subscription') };
-	workflow.connections['Get subscription'] = { main: to('Delete subscription') };
-	return { ...workflow, id: IDS.action, name: 'Compat: every operation' };
-}
-
+/** The e2e poll workflow (New Lead) with Poll Times every 15 s. */
 function pollWorkflow(): Workflow {
-	const workflow = readJson(join(e2eWorkflowsDir, 'poll-new-leads.json'));
+	const workflow = readWorkflow(join(e2eWorkflowsDir, 'poll-new-leads.json'));
 	workflow.nodes[0].parameters.pollTimes = pollTimesEvery(POLL_SECONDS);
 	return { ...workflow, id: IDS.poll, name: 'Compat: poll new leads' };
 }
 
-async function execute(workflowId: string, { failOnError = true } = {}): Promise<any> {
-	const result = await n8nCli(userFolder, ['execute', `--id=${workflowId}`, '--rawOutput'], {
-		allowFailure: true,
-	});
-	const run = parseRawOutput(result.stdout) as any;
-	// The run's JSON (indented lines between a `{` and a `}`) is data, not n8n's log: only the
-	// log lines around it are scanned for warnings.
-	printed.push(result.stdout.replace(/^[{}\s].*$/gm, ''), result.stderr);
-	if (failOnError && run.data.resultData.error) {
-		throw new Error(JSON.stringify(run.data.resultData.error));
-	}
-	if (failOnError) expect(result.code).toBe(0);
-	return run;
-}
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, seed: SEED });
-	model = await startScriptedChatModel(leadAssistantScript);
-	userFolder = makeUserFolder('compat');
-	await installCommunityPackage(userFolder, packedTarball());
-	port = await freePort();
-
-	// The endpoint the Verify example receives on, added the way the service's dashboard does.
-	const res = await fetch(`${sandbox.baseUrl}/webhooks`, {
+/** The endpoint the Verify example receives on, added the way the service's dashboard does. */
+async function subscribeVerifyEndpoint(service: RunningSandbox) {
+	const res = await fetch(`${service.baseUrl}/webhooks`, {
 		method: 'POST',
-		headers: { 'Content-Type': 'application/json', 'X-API-Key': sandbox.keys.full },
+		headers: { 'Content-Type': 'application/json', 'X-API-Key': service.keys.full },
 		body: JSON.stringify({
 			url: `https://localhost:${port}/webhook/${VERIFY_PATH}`,
-			// Not lead.created: the headless runs create leads before n8n serves the URL, and the
-			// service would retry those deliveries for minutes.
 			events: ['lead.qualified'],
 		}),
 	});
 	expect(res.status).toBe(201);
-	verifySubscription = (await res.json()) as { id: string; secret: string };
+	return (await res.json()) as { id: string; secret: string };
+}
 
-	// One CLI command for all credentials, one for all workflows: each boots most of n8n.
-	const credentials = writeCredentialsFile(
-		userFolder,
-		{ baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.full },
-		[
-			chatModelCredential(model.baseUrl),
-			{
-				...SECRET_CREDENTIAL,
-				type: SIGNING_SECRET_CREDENTIAL_TYPE,
-				data: { signingSecret: verifySubscription.secret },
-			},
+beforeAll(async () => {
+	port = await freePort();
+	folder = await prepareCompatFolder(
+		'compat-server',
+		async (service) => {
+			verifySubscription = await subscribeVerifyEndpoint(service);
+			const data = { signingSecret: verifySubscription.secret };
+			return [{ ...SECRET_CREDENTIAL, type: SIGNING_SECRET_CREDENTIAL_TYPE, data }];
+		},
+		(user) => [
+			join(e2eWorkflowsDir, 'trigger-lead-events.json'),
+			join(examplesDir, 'verified-webhook-events.json'),
+			...writeWorkflowFiles(user, [pollWorkflow()]),
 		],
 	);
-	printed.push((await n8nCli(userFolder, ['import:credentials', `--input=${credentials}`])).stdout);
-	const agent = headlessAgentWorkflow(
-		example('ask-about-your-leads.json'),
-		ASSISTANT_QUESTION,
-		IDS.agent,
-	);
-	await importWorkflows(userFolder, [
-		join(e2eWorkflowsDir, 'trigger-lead-events.json'),
-		...['verified-webhook-events.json', 'stalled-conversation-nudge.json'].map((file) =>
-			join(examplesDir, file),
-		),
-		...writeWorkflowFiles(userFolder, [everyOperationWorkflow(), pollWorkflow(), agent]),
-	]);
+	({ sandbox, userFolder } = folder);
 }, 600_000);
 
 afterAll(async () => {
-	await model?.close();
-	await sandbox?.close();
-});
-
-describe('headless (n8n execute)', () => {
-	it('every operation once: Lead, Conversation, Agent, Webhook Subscription', async () => {
-		sandbox.control.clearRequests();
-		const run = await execute(IDS.action);
-		const [created] = items(run, 'Create lead');
-		expect(created).toMatchObject({ name: 'Marta Quiroga', status: 'new' });
-		expect(items(run, 'Get lead')).toEqual([expect.objectContaining({ id: created.id })]);
-		expect(items(run, 'Update lead')[0]).toMatchObject({
-			id: created.id,
-			assigned_to: 'user_e2e_advisor',
-		});
-		const conversations = items(run, 'Get open conversations');
-		expect(conversations.length).toBeGreaterThan(0);
-		expect(items(run, 'Get conversation')[0]).toHaveProperty('ai_summary');
-		expect(items(run, 'Send message')[0]).toMatchObject({
-			direction: 'outbound',
-			sent_by: 'human',
-		});
-		const [agent] = items(run, 'Get agents');
-		expect(items(run, 'Get agent')[0].id).toBe(agent.id);
-		expect(items(run, 'Update agent')[0].configuration).toMatchObject({ tone: 'formal' });
-		const [subscription] = items(run, 'Create subscription');
-		expect(subscription.secret).toEqual(expect.any(String));
-		expect(items(run, 'Get subscription')[0].id).toBe(subscription.id);
-		expect(items(run, 'Delete subscription')).toHaveLength(1);
-		expect(sandbox.control.webhooks().map((w) => w.id)).toEqual([verifySubscription.id]);
-
-		// Lead → Get Many with Return All: every lead of the organization once, page by page.
-		const leads = items(run, 'Get all leads');
-		const inOrganization = sandbox.control
-			.state()
-			.leads.filter((l) => l.organization_id === 'org_alpha' && l.id !== created.id);
-		expect(leads.length).toBeGreaterThanOrEqual(inOrganization.length);
-		expect(new Set(leads.map((l) => l.id)).size).toBe(leads.length);
-		for (const lead of inOrganization) expect(leads.map((l) => l.id)).toContain(lead.id);
-		const pages = sandbox.control
-			.requests()
-			.filter((r) => r.method === 'GET' && r.path === '/v1/leads');
-		expect(pages.length).toBe(Math.ceil(leads.length / 100));
-	});
-
-	it('example stalled-conversation-nudge: a follow-up in each open conversation quiet 2+ days', async () => {
-		const twoDaysAgo = Date.now() - 2 * 24 * 3600 * 1000;
-		const stalled = sandbox.control
-			.state()
-			.conversations.filter(
-				(c) =>
-					c.organization_id === 'org_alpha' &&
-					c.status === 'open' &&
-					Date.parse(c.last_message_at) < twoDaysAgo,
-			)
-			.map((c) => c.id);
-		expect(stalled.length).toBeGreaterThan(0);
-		const run = await execute(example('stalled-conversation-nudge.json').id);
-		const sent = items(run, 'Send follow-up');
-		expect(sent.map((m) => m.conversation_id).sort()).toEqual([...stalled].sort());
-	});
-
-	it('AI Agent tool (example ask-about-your-leads, scripted chat model): refused argument corrected, lead assigned, lead told', async () => {
-		const before: SandboxState = sandbox.control.state();
-		sandbox.control.clearRequests();
-		const run = await execute(IDS.agent, { failOnError: false });
-		agentRunError = run.data.resultData.error?.message;
-		const offered = viewOf(model.requests[0])
-			.tools.map((tool) => tool.name)
-			.sort();
-		expect(offered).toEqual([
-			'Assign_lead',
-			'Find_leads',
-			'Find_open_conversations',
-			'Send_message',
-		]);
-		const results = viewOf(model.requests[model.requests.length - 1]).allResults;
-		const refused = results.find((result) => result.arguments.status === WRONG_STATUS);
-		expect(errorOf(refused)).toContain('Nothing was sent to the service');
-
-		const patch = sandbox.control.requests().find((r) => r.method === 'PATCH')!;
-		const leadId = patch.path.split('/').pop()!;
-		expect(before.leads.find((l) => l.id === leadId)).toMatchObject({
-			status: 'qualified',
-			assigned_to: null,
-		});
-		const after = sandbox.control.state();
-		expect(after.leads.find((l) => l.id === leadId)).toMatchObject({
-			assigned_to: ADVISOR,
-			status: 'assigned',
-		});
-		const post = sandbox.control.requests().find((r) => r.method === 'POST')!;
-		const conversation = after.conversations.find((c) => c.id === post.path.split('/')[3])!;
-		expect(conversation.lead_id).toBe(leadId);
-		expect(conversation.messages.at(-1)).toMatchObject({ content: MESSAGE_TO_LEAD });
-		expect(items(run, 'Lead assistant')[0].output).toContain(`${leadId} is now with ${ADVISOR}`);
-		expect(agentRunError).toBeUndefined();
-	});
+	await folder?.sandbox.close();
 });
 
 describe('one n8n start over HTTPS (self-signed)', () => {
@@ -368,7 +177,7 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 	}, 300_000);
 
 	afterAll(async () => {
-		if (n8n) printed.push(n8n.log());
+		if (n8n) folder.printed.push(n8n.log());
 		await n8n?.stop();
 	});
 
@@ -622,11 +431,6 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 	});
 });
 
-test('the package loads with no warning or error about it, in every command and the server', () => {
-	const lines = printed
-		.join('\n')
-		.split('\n')
-		.filter((line) => /lead-?conversations/i.test(line) && /warn|error|fail|deprecat/i.test(line));
-	writeFileSync(join(userFolder, 'package-lines.txt'), lines.join('\n'));
-	expect(lines).toEqual([]);
+test('server: no line n8n printed warns about or fails on the package', () => {
+	expect(packageWarnings(folder)).toEqual([]);
 });
