@@ -1,16 +1,19 @@
 // `npm run bench`: the package against the physical limit of the service and against what a user
 // would otherwise build (n8n's HTTP Request node, a bare fetch loop), side by side in one run.
-// Prints the tables and writes them, with the machine and versions, to bench/results.md.
-// BENCH_QUICK=1 for small sizes while developing; BENCH_ONLY=memory,economy for a subset.
+// Prints the tables and writes them, with the machine and versions, to bench/results.md, where
+// a run of some measures (BENCH_ONLY=memory,economy) replaces only their sections.
+// BENCH_QUICK=1 for small sizes while developing (written to bench/tmp/results.md).
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { config, MEASURES, QUICK, selectedMeasures, type MeasureName } from './config';
 import type { ClientName } from './lib/clients';
 import { buildForChildren, REPO_ROOT } from './lib/build';
-import { machineInfo } from './lib/machine';
+import { machineInfo, type MachineInfo } from './lib/machine';
+import { formatMarkdown } from './lib/format';
+import { mergeResults, parseResults, renderResults } from './lib/resultsFile';
 import { runInChild, startChild, useBuiltWorker } from './lib/processes';
 import type { AssignEconomyRow } from './measures/assignEconomy';
 import type { EconomyRow } from './measures/economy';
@@ -39,7 +42,6 @@ import {
 	queueSection,
 	signatureSection,
 	speedToLeadSection,
-	summarySection,
 	syncSection,
 	versusHttpSection,
 	webhooksSection,
@@ -47,8 +49,7 @@ import {
 } from './sections';
 
 const RESULTS_FILE = join(REPO_ROOT, 'bench', 'results.md');
-/** A quick or partial run must not replace the figures of the last full run. */
-const PARTIAL_RESULTS_FILE = join(REPO_ROOT, 'bench', 'tmp', 'results.md');
+const QUICK_RESULTS_FILE = join(REPO_ROOT, 'bench', 'tmp', 'results.md');
 
 function log(line: string): void {
 	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -161,7 +162,7 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			results.pollEconomy = await runInChild<PollEconomyResult>('pollEconomy', config.pollEconomy);
 			break;
 		case 'assignEconomy':
-			log('9: requests per assignment');
+			log('12: requests per assignment');
 			results.assignEconomy = await runInChild<AssignEconomyRow[]>(
 				'assignEconomy',
 				config.assignEconomy,
@@ -224,9 +225,15 @@ function sections(results: Results): Section[] {
 	return list;
 }
 
-async function main(): Promise<void> {
-	const started = Date.now();
-	const measures = selectedMeasures();
+/** The raw figures of a run, as written to bench/tmp. */
+interface RawRun {
+	machine: MachineInfo;
+	measures?: MeasureName[];
+	quick?: boolean;
+	results: Results;
+}
+
+async function measure(measures: MeasureName[]): Promise<Results> {
 	// n8n-core writes an instance config under the user folder: keep it out of $HOME.
 	const userFolder = mkdtempSync(join(tmpdir(), 'lc-bench-n8n-user-'));
 	process.env.N8N_USER_FOLDER = userFolder;
@@ -238,37 +245,41 @@ async function main(): Promise<void> {
 	} finally {
 		rmSync(userFolder, { recursive: true, force: true });
 	}
+	return results;
+}
 
-	const machine = machineInfo();
+async function main(): Promise<void> {
+	const started = Date.now();
+	// BENCH_FROM=bench/tmp/results-partial.json writes the tables of that run again, measuring nothing.
+	const from = process.env.BENCH_FROM
+		? (JSON.parse(readFileSync(process.env.BENCH_FROM, 'utf8')) as RawRun)
+		: undefined;
+	const measures = from
+		? (from.measures ?? MEASURES.filter((name) => from.results[name] !== undefined))
+		: selectedMeasures();
+	const quick = from ? from.quick === true : QUICK;
+	const results = from ? from.results : await measure(measures);
+	const machine = from ? from.machine : machineInfo();
 	const totalSeconds = Math.round((Date.now() - started) / 1000);
 	const built = sections(results);
-	const verdicts = built.flatMap((section) => section.verdicts);
-	const document = [
-		'# Benchmark results',
-		'',
-		'Written by `npm run bench` (bench/index.ts); see bench/README.md for the method.',
-		'',
-		`- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, ${machine.os}`,
-		`- Node ${machine.node}; n8n-core ${machine.n8nCore}, n8n-workflow ${machine.n8nWorkflow}, n8n-nodes-base ${machine.n8nNodesBase}`,
-		`- Date: ${machine.date}; mode: ${QUICK ? 'BENCH_QUICK (reduced sizes, not for quoting)' : 'full'}; measures: ${measures.join(', ')}`,
-		`- Total run time: ${Math.floor(totalSeconds / 60)} min ${totalSeconds % 60} s`,
-		'',
-		'## Summary',
-		'',
-		summarySection(verdicts),
-		...built.flatMap((section) => ['', `## ${section.title}`, '', section.markdown]),
-		'',
-	].join('\n');
-	process.stdout.write(`\n${document}`);
-	const complete = !QUICK && measures.length === MEASURES.length;
-	const resultsFile = complete ? RESULTS_FILE : PARTIAL_RESULTS_FILE;
-	// bench/tmp is not committed: partial runs, and the raw figures for a closer look.
+	const stamp = { machine, measures, complete: measures.length === MEASURES.length };
+	process.stdout.write(`\n${renderResults(mergeResults([], built, stamp))}`);
+	// A quick run's figures are not for quoting: they go to bench/tmp (not committed) alone.
+	// Any other run replaces its own sections of bench/results.md and keeps the others.
+	const resultsFile = quick ? QUICK_RESULTS_FILE : RESULTS_FILE;
+	const previous =
+		quick || !existsSync(resultsFile) ? [] : parseResults(readFileSync(resultsFile, 'utf8'));
 	mkdirSync(join(REPO_ROOT, 'bench', 'tmp'), { recursive: true });
-	writeFileSync(resultsFile, document);
 	writeFileSync(
-		join(REPO_ROOT, 'bench', 'tmp', complete ? 'results.json' : 'results-partial.json'),
-		JSON.stringify({ machine, results }, null, 2),
+		resultsFile,
+		await formatMarkdown(renderResults(mergeResults(previous, built, stamp))),
 	);
+	// The raw figures of this run, for a closer look (and BENCH_FROM).
+	if (!from) {
+		const raw: RawRun = { machine, measures, quick, results };
+		const name = stamp.complete && !quick ? 'results.json' : 'results-partial.json';
+		writeFileSync(join(REPO_ROOT, 'bench', 'tmp', name), JSON.stringify(raw, null, 2));
+	}
 	log(`written to ${resultsFile} (${totalSeconds} s in all)`);
 }
 

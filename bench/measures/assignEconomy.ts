@@ -1,4 +1,4 @@
-// 9. Assignment request economy: requests per qualified lead of the round-robin example built on
+// 12. Assignment request economy: requests per qualified lead of the round-robin example built on
 // Lead → Assign (examples/qualified-lead-round-robin.json) against the example it replaced
 // (bench/assign/old-round-robin.json, which read every assigned lead), side by side on the same
 // sandbox, at several account sizes. Both run through n8n-core's engine from the trigger's item.

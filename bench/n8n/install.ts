@@ -17,12 +17,12 @@ import { join } from 'path';
 
 import { installCommunityPackage } from '../../harness/real-n8n/community-package';
 import { n8nCli } from '../../harness/real-n8n/n8n-cli';
-import { installDir, n8nBin, node24Bin, packageName, repoRoot } from '../../harness/real-n8n/paths';
+import { installDir, n8nBin, nodeBin, packageName, repoRoot } from '../../harness/real-n8n/paths';
 import { runCommand } from '../../harness/real-n8n/processes';
 
 /** Why the real n8n cannot be used here, or undefined when it can. */
 export function realN8nUnavailable(): string | undefined {
-	if (!existsSync(n8nBin) || !existsSync(node24Bin)) {
+	if (!existsSync(n8nBin) || !existsSync(nodeBin)) {
 		return (
 			'the real n8n of the end-to-end suite is not installed (harness/real-n8n/install). ' +
 			'Run `node harness/real-n8n/install-n8n.mjs` once, then `BENCH_ONLY=realN8n npm run bench`.'
@@ -42,7 +42,7 @@ export function n8nVersions(): { n8n: string; node: string } {
 	} catch {
 		// Reported as unknown.
 	}
-	return { n8n, node: execFileSync(node24Bin, ['--version']).toString().trim().replace(/^v/, '') };
+	return { n8n, node: execFileSync(nodeBin, ['--version']).toString().trim().replace(/^v/, '') };
 }
 
 function copyIcons(from: string, to: string): void {

@@ -1,4 +1,4 @@
-// 9. Assignment request economy.
+// 12. Assignment request economy.
 
 import { table, verdict } from '../lib/markdown';
 import { thousands } from '../lib/stats';
@@ -18,7 +18,7 @@ export function assignEconomySection(rows: AssignEconomyRow[]): Section {
 		if (row.workflow === 'assign') {
 			const met = row.ok && row.assignRequests === 2 && row.listReads === 0;
 			verdicts.push({
-				measure: `9. Requests per new assignment, Lead → Assign, ${thousands(row.leads)} leads in the account`,
+				measure: `12. Requests per new assignment, Lead → Assign, ${thousands(row.leads)} leads in the account`,
 				figure: String(row.assignRequests),
 				target: '2 (GET + PATCH), no list read',
 				met,
@@ -55,5 +55,5 @@ export function assignEconomySection(rows: AssignEconomyRow[]): Section {
 			lines,
 		),
 	].join('\n');
-	return { title: '9. Requests per assignment', markdown, verdicts };
+	return { title: '12. Requests per assignment', markdown, verdicts };
 }

@@ -14,4 +14,4 @@ export { returnAllInN8nSection, signatureSection } from './realN8n';
 export { speedToLeadSection } from './speedToLead';
 export { syncSection } from './sync';
 export { webhooksSection } from './webhooks';
-export { summarySection, type Section, type Verdict } from './section';
+export { type Section, type Verdict } from './section';

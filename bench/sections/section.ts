@@ -1,7 +1,5 @@
 // What every section returns: its markdown and the verdicts the summary lists.
 
-import { table, verdict } from '../lib/markdown';
-
 export interface Verdict {
 	measure: string;
 	figure: string;
@@ -37,16 +35,4 @@ export function pendingSection(
 			note: pending,
 		})),
 	};
-}
-
-export function summarySection(verdicts: Verdict[]): string {
-	return table(
-		['Measure', 'Figure', 'Target', ''],
-		verdicts.map((v) => [
-			v.measure,
-			v.figure,
-			v.target,
-			verdict(v.met) + (v.note ? ` (${v.note})` : ''),
-		]),
-	);
 }

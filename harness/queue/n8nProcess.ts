@@ -4,7 +4,7 @@ import { join } from 'path';
 
 import { httpCall } from '../real-n8n/http';
 import { n8nEnv } from '../real-n8n/n8n-cli';
-import { n8nBin, node24Bin } from '../real-n8n/paths';
+import { n8nBin, nodeBin } from '../real-n8n/paths';
 import { stopProcessGroup, tail, waitFor } from '../real-n8n/processes';
 import { freePort } from '../support/ports';
 
@@ -85,7 +85,7 @@ export class N8nProcess {
 		this.starts++;
 		this.logFile = join(userFolder, `n8n-${this.label}-${this.starts}.log`);
 		const logStream = createWriteStream(this.logFile);
-		const child = spawn(node24Bin, [n8nBin, ...args], {
+		const child = spawn(nodeBin, [n8nBin, ...args], {
 			cwd: userFolder,
 			env,
 			detached: true,

@@ -1,4 +1,5 @@
 import type { N8nPublicApi } from './n8n-server';
+import { activatesAsynchronously } from './n8nLine';
 import { waitFor } from './processes';
 import { queryN8nDatabase } from './sqlite';
 
@@ -59,13 +60,16 @@ export interface TriggerStatus {
 /**
  * n8n 2.41 activates published workflows asynchronously (a publication outbox), after the API
  * call returns and after the readiness probe turns green; this table says how each trigger
- * node's activation ended (`activated` or `failed` with the error).
+ * node's activation ended (`activated` or `failed` with the error). n8n 1.x activates within the
+ * API call (a failure is its error answer) and only records the workflow as active.
  */
 export async function waitForTriggerStatus(
 	userFolder: string,
 	workflowId: string,
 	timeoutMs = 30_000,
 ): Promise<TriggerStatus[]> {
+	if (!activatesAsynchronously())
+		return await waitForActiveWorkflow(userFolder, workflowId, timeoutMs);
 	return await waitFor(
 		`the activation outcome of workflow ${workflowId}`,
 		async () => {
@@ -76,6 +80,27 @@ export async function waitForTriggerStatus(
 			);
 			return rows.length > 0 && rows.every((r) => r.status === 'activated' || r.status === 'failed')
 				? rows
+				: undefined;
+		},
+		{ timeoutMs, intervalMs: 400 },
+	);
+}
+
+async function waitForActiveWorkflow(
+	userFolder: string,
+	workflowId: string,
+	timeoutMs: number,
+): Promise<TriggerStatus[]> {
+	return await waitFor(
+		`workflow ${workflowId} to be active`,
+		async () => {
+			const rows = await queryN8nDatabase<{ active: number }>(
+				userFolder,
+				'SELECT active FROM workflow_entity WHERE id = ?',
+				[workflowId],
+			);
+			return rows[0]?.active
+				? [{ workflowId, nodeId: '', status: 'activated', errorMessage: null }]
 				: undefined;
 		},
 		{ timeoutMs, intervalMs: 400 },

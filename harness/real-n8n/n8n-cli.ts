@@ -1,7 +1,8 @@
 import { join } from 'path';
 
 import { freePort } from '../support/ports';
-import { n8nBin, node24Bin, node24Dir } from './paths';
+import { lineEnv } from './n8nLine';
+import { n8nBin, nodeBin, nodeDir } from './paths';
 import { runCommand, tail, type CommandResult } from './processes';
 
 /** Fixed so that credentials imported in plain text can be decrypted by every later command. */
@@ -19,7 +20,7 @@ export function n8nEnv(userFolder: string, extra: Record<string, string> = {}): 
 	}
 	return {
 		...inherited,
-		PATH: `${join(node24Dir, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+		PATH: `${join(nodeDir, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
 		NODE_ENV: 'production',
 		N8N_USER_FOLDER: userFolder,
 		N8N_ENCRYPTION_KEY: E2E_ENCRYPTION_KEY,
@@ -32,16 +33,16 @@ export function n8nEnv(userFolder: string, extra: Record<string, string> = {}): 
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		N8N_LOG_LEVEL: 'info',
+		...lineEnv(),
 		...extra,
 	};
 }
 
 /**
- * Runs one n8n CLI command on Node 24. Each command boots most of n8n (about 4 s on two cores).
+ * Runs one n8n CLI command on the install's Node. Each command boots most of n8n (about 4 s on two cores).
  */
 export async function n8nCli(
 	userFolder: string,
@@ -56,7 +57,7 @@ export async function n8nCli(
 	// Commands that run workflows start a task broker; its default port may be taken (by a
 	// running n8n, another engineer's run, a sandbox), so each command gets a free one.
 	const brokerPort = String(await freePort());
-	const result = await runCommand(node24Bin, [n8nBin, ...args], {
+	const result = await runCommand(nodeBin, [n8nBin, ...args], {
 		env: n8nEnv(userFolder, { N8N_RUNNERS_BROKER_PORT: brokerPort, ...env }),
 		cwd: userFolder,
 		timeoutMs,

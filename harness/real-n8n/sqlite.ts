@@ -1,9 +1,9 @@
 import { join } from 'path';
 
-import { installDir, node24Bin } from './paths';
+import { installDir, nodeBin } from './paths';
 import { runCommand } from './processes';
 
-// n8n's sqlite3 module is compiled for Node 24, so queries run in a short Node 24 child process.
+// n8n's sqlite3 module is compiled for the install's Node, so queries run in a short child process on it.
 const queryScript = `
 const sqlite3 = require(process.argv[1]);
 const mode = process.argv[5] === 'write' ? sqlite3.OPEN_READWRITE : sqlite3.OPEN_READONLY;
@@ -23,7 +23,7 @@ export async function queryN8nDatabase<T = Record<string, unknown>>(
 	mode: 'read' | 'write' = 'read',
 ): Promise<T[]> {
 	const result = await runCommand(
-		node24Bin,
+		nodeBin,
 		[
 			'-e',
 			queryScript,

@@ -3,14 +3,14 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { buildAndPack } from '../../harness/real-n8n/community-package';
-import { n8nBin, node24Bin } from '../../harness/real-n8n/paths';
+import { n8nBin, nodeBin } from '../../harness/real-n8n/paths';
 
 /**
  * Once per run: checks that the n8n install exists, then builds and packs the package exactly as
  * it would be published. Specs read the tarball's path and a scratch folder from the environment.
  */
 export default async function globalSetup(): Promise<void> {
-	if (!existsSync(n8nBin) || !existsSync(node24Bin)) {
+	if (!existsSync(n8nBin) || !existsSync(nodeBin)) {
 		throw new Error(
 			'n8n is not installed for the end-to-end suite: run `node harness/real-n8n/install-n8n.mjs` ' +
 				'(or `npm run test:e2e`, which does it first).',

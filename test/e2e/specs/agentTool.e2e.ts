@@ -17,7 +17,10 @@ import {
 	type ScriptedChatModel,
 	type ToolResult,
 } from '../../../harness/support/scriptedChatModel';
-import { importChatModelCredential } from '../../../harness/real-n8n/chatModel';
+import {
+	headlessAgentWorkflow,
+	importChatModelCredential,
+} from '../../../harness/real-n8n/chatModel';
 import { waitForTriggerStatus } from '../../../harness/real-n8n/executions';
 import { httpCall } from '../../../harness/real-n8n/http';
 import { n8nCli, parseRawOutput } from '../../../harness/real-n8n/n8n-cli';
@@ -51,22 +54,8 @@ let userFolder: string;
 const example = JSON.parse(readFileSync(join(examplesDir, EXAMPLE_FILE), 'utf8')) as WorkflowJson;
 
 /** The example with a Manual Trigger start and the question written into the agent. */
-function headlessVariant(): WorkflowJson {
-	const copy = JSON.parse(JSON.stringify(example)) as WorkflowJson;
-	const chat = copy.nodes.find((node) => node.type.endsWith('.chatTrigger'))!;
-	const agent = copy.nodes.find((node) => node.type.endsWith('.agent'))!;
-	Object.assign(chat, {
-		name: 'Run',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		parameters: {},
-	});
-	delete chat.webhookId;
-	agent.parameters = { ...agent.parameters, promptType: 'define', text: ASSISTANT_QUESTION };
-	copy.connections.Run = copy.connections['When chat message received'];
-	delete copy.connections['When chat message received'];
-	return { ...copy, id: 'LcE2eAgentTools01', name: 'Agent with Lead Conversations tools' };
-}
+const headlessVariant = (): WorkflowJson =>
+	headlessAgentWorkflow(example, ASSISTANT_QUESTION, 'LcE2eAgentTools01') as WorkflowJson;
 
 /** The leads the question is about, computed from the sandbox the way the service lists them. */
 function expectedCandidates(state: SandboxState) {

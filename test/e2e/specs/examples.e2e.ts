@@ -1,4 +1,4 @@
-import { readdirSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
@@ -234,18 +234,45 @@ describe('example: assign qualified leads by round robin (activated in n8n over 
 	});
 });
 
-test('`npm run demo` runs the three examples and tells what happened, in well under a minute', async () => {
+test('`npm run demo` keeps a sheet in sync first, then assigns, passes on a lead left waiting and nudges, and tells what happened, in well under a minute', async () => {
 	const result = await runCommand(
 		join(repoRoot, 'node_modules', '.bin', 'ts-node'),
 		['--transpile-only', 'scripts/demo.ts'],
 		{ cwd: repoRoot, timeoutMs: 60_000 },
 	);
 	expect(result.code).toBe(0);
-	expect(result.stdout).toMatch(/first run: \d+ lead\(s\) went into new-leads-[\d-]+\.csv/);
-	expect(result.stdout).toContain('third run: no new leads, so no file.');
-	expect(result.stdout).toMatch(/\(score 88\) qualified → assigned to user_ana_lopez/);
-	expect(result.stdout).toContain('qualified: no run, the trigger only starts for 70 or more.');
-	expect(result.stdout).toMatch(/\d+ stalled one\(s\) got a follow-up/);
+	const steps = [
+		'1. Keep a spreadsheet in sync',
+		'2. Assign qualified leads',
+		'2b. A lead left waiting is passed on',
+		'3. Nudge stalled',
+	];
+	const at = steps.map((step) => result.stdout.indexOf(step));
+	expect(at.every((index) => index >= 0)).toBe(true);
+	expect([...at].sort((a, b) => a - b)).toEqual(at);
+	expect(result.stdout).toMatch(
+		/First poll \(Include Existing Leads is on\): 24 leads → 24 rows\./,
+	);
+	expect(result.stdout).toMatch(
+		/Next poll: 4 leads changed → 3 rows updated, 1 added, 21 untouched:/,
+	);
+	expect(result.stdout).toContain(
+		'The sheet against GET /leads: 25 rows for 25 leads, 0 of 350 cells differ.',
+	);
+	// The sheet the demo left: one row per lead, the header the Flat columns.
+	const sheet = readFileSync(join(repoRoot, 'demo-output', 'leads.csv'), 'utf8')
+		.replace(/^\uFEFF/, '')
+		.trim()
+		.split('\n');
+	expect(sheet[0]).toBe(FLAT_LEAD_COLUMNS.join(','));
+	expect(sheet).toHaveLength(26);
+	expect(result.stdout).toMatch(/qualifies with score 88 → assigned to user_ana_lopez;/);
+	expect(result.stdout).toContain('qualifies with score 62: no run, the trigger starts at 70.');
+	// Step 2 gave João González to user_bruno_diaz, who did not write within 15 minutes.
+	expect(result.stdout).toContain('João González waited 16 minutes for user_bruno_diaz');
+	expect(result.stdout).toMatch(/→ passed on to user_\w+, never back to user_bruno_diaz;/);
+	expect(result.stdout).toContain('Sofía Álvarez: user_ana_lopez wrote, so nothing to do.');
+	expect(result.stdout).toMatch(/The \d+ quiet for longer got a follow-up:/);
 	expect(result.durationMs).toBeLessThan(60_000);
 }, 90_000);
 
@@ -256,13 +283,18 @@ test('every example in examples/ is accounted for by the end-to-end suite', () =
 	expect(files).toEqual([
 		// Run by agentTool.e2e.ts with a scripted chat model.
 		'ask-about-your-leads.json',
-		// Run by sync.e2e.ts (the Google Sheets one imported there, without a credential).
+		// Run by sync.e2e.ts.
 		'leads-mirror-to-data-table.json',
+		// Run by mirror-file.e2e.ts; `npm run demo` runs it too.
+		'leads-mirror-to-file.json',
+		// Imported by sync.e2e.ts, without a credential.
 		'leads-mirror-to-google-sheets.json',
 		'leads-to-spreadsheet.json',
 		// Imported by sync.e2e.ts; the webhook path's Output is proven by the engine tests.
 		'qualified-and-assigned-to-data-table.json',
 		'qualified-lead-round-robin.json',
+		// Run by speed-to-lead.e2e.ts; `npm run demo` runs it too.
+		'reroute-uncontacted-leads.json',
 		'stalled-conversation-nudge.json',
 		// Run by verify.e2e.ts.
 		'verified-webhook-events.json',

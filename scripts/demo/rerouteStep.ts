@@ -1,0 +1,105 @@
+// Step 2b of `npm run demo`: a lead left waiting is passed on to another advisor.
+// examples/reroute-uncontacted-leads.json: the Polling Trigger's Assigned Lead Not Contacted
+// (15 minutes), then Lead → Assign with Pass On, the lead told, the hand-off logged in the Data
+// Table "Lead hand-offs". It is active while step 2 assigns leads, as it would be in n8n. The
+// sandbox's clock moves 16 minutes on at once instead of the demo waiting for them.
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { runWorkflow, useMemoryDeduplication } from '../../harness/engine';
+import {
+	createPollHarness,
+	POLL_TRIGGER_NODE_TYPE,
+	type PollHarness,
+} from '../../harness/engine/poll';
+import { LeadConversationsPollTrigger } from '../../nodes/LeadConversationsPollTrigger/LeadConversationsPollTrigger.node';
+import type { AssignOutcome } from './assignStep';
+import { checkRun, loadExample, type DemoService, type Say } from './common';
+import { HAND_OFFS_TABLE } from './dataTables';
+
+export const REROUTE_EXAMPLE = 'reroute-uncontacted-leads.json';
+const TRIGGER = 'Lead waited 15 minutes';
+const MINUTE = 60_000;
+
+/** Activation: the first poll notes the leads already assigned (they are not announced). */
+export async function activateReroute({ credentials }: DemoService): Promise<PollHarness> {
+	const workflow = loadExample(REROUTE_EXAMPLE);
+	const triggerNode = workflow.nodes.find((node) => node.name === TRIGGER)!;
+	const trigger = createPollHarness(triggerNode.parameters ?? {}, credentials, {
+		nodeName: TRIGGER,
+	});
+	const first = await trigger.poll();
+	if (first.error) throw first.error;
+	return trigger;
+}
+
+export async function passOnLeadsLeftWaiting(
+	service: DemoService,
+	say: Say,
+	trigger: PollHarness,
+	{ assigned }: AssignOutcome,
+): Promise<void> {
+	const { sandbox, credentials, dataTables } = service;
+	say(`2b. A lead left waiting is passed on (examples/${REROUTE_EXAMPLE})`);
+	say('   Active since before step 2: every minute it looks for assigned leads');
+	say('   that no advisor wrote to within 15 minutes.');
+	if (assigned.length < 2) throw new Error('Step 2 assigned fewer than two leads');
+	const [contacted, waiting] = assigned;
+
+	sandbox.control.advanceClock(5 * MINUTE);
+	const conversation = sandbox.control
+		.state()
+		.conversations.find((c) => c.lead_id === contacted.leadId && c.status === 'open');
+	if (!conversation) throw new Error(`${contacted.name} has no open conversation`);
+	sandbox.control.addMessage(conversation.id, {
+		sent_by: 'human',
+		content: `Hi ${contacted.name.split(' ')[0]}, this is your advisor. When can I call you?`,
+	});
+	say(`   5 minutes later ${contacted.advisor} writes to ${contacted.name}.`);
+	say(`   Nobody writes to ${waiting.name} (${waiting.advisor}).`);
+	say('   (The "An advisor will contact you shortly" notice does not count as contact.)');
+	sandbox.control.advanceClock(11 * MINUTE);
+	say("   … 16 minutes pass: the sandbox's clock moves on at once …");
+
+	const poll = await trigger.poll();
+	if (poll.error) throw poll.error;
+	const items = poll.items ?? [];
+	say(`   Next poll: ${items.length} ${items.length === 1 ? 'lead' : 'leads'} waited too long.`);
+	if (items.length === 0) return;
+	// n8n keeps what Remove Duplicates has seen in its database; the engine, in memory.
+	await useMemoryDeduplication();
+	const result = await runWorkflow(
+		// Its pinned sample event is for the editor's test runs; here the poll's items start it.
+		{ ...loadExample(REROUTE_EXAMPLE), pinData: {} },
+		credentials,
+		{
+			startNode: TRIGGER,
+			inputItems: items,
+			mode: 'trigger',
+			dataTables,
+			nodeTypes: { [POLL_TRIGGER_NODE_TYPE]: new LeadConversationsPollTrigger() },
+		},
+	);
+	checkRun(result, 'A lead left waiting is passed on');
+	for (const item of result.output('Pass on to another advisor')) {
+		const { advisor, previousAdvisor } = item.json.assignment as IDataObject;
+		const lead = items.find((candidate) => candidate.id === item.json.id) ?? item.json;
+		// On the service's clock, which the wait is measured on (n8n's own is 16 minutes behind here).
+		const minutes = Math.round(
+			(Date.parse(sandbox.control.clock().now) - Date.parse(String(lead.waiting_since))) / MINUTE,
+		);
+		say(`   ${String(lead.name)} waited ${minutes} minutes for ${String(previousAdvisor)}`);
+		say(`     → passed on to ${String(advisor)}, never back to ${String(previousAdvisor)};`);
+	}
+	const [told] = result.output('Tell the lead');
+	if (told) say(`     told: "${String(told.json.content)}"`);
+	for (const row of dataTables.rowsOf(HAND_OFFS_TABLE)) {
+		say(
+			`     logged in "${HAND_OFFS_TABLE}": ${String(row.outcome)}, missed by ${String(row.missed_by)}.`,
+		);
+	}
+	const raised = new Set(items.map((item) => item.id));
+	if (!raised.has(contacted.leadId)) {
+		say(`   ${contacted.name}: ${contacted.advisor} wrote, so nothing to do.`);
+	}
+}
