@@ -426,6 +426,14 @@ export async function runSpeedToLead(rig: SpeedRig): Promise<SpeedReport> {
 			},
 			seconds: (Date.now() - started) / 1000,
 		};
+	} catch (error) {
+		// What n8n and the table hold, so that a failure can be read from the log alone.
+		const runs = await recipeRunsOf(rig).catch((e: Error) => e.message);
+		const rows = await readTableRows(rig.api(), rig.handoffsTableId).catch((e: Error) => e.message);
+		(error as Error).message +=
+			`\nrecipe runs: ${JSON.stringify(runs)}\nhand-off rows: ${JSON.stringify(rows)}` +
+			`\nadvisors: ${JSON.stringify([...advisors])}`;
+		throw error;
 	} finally {
 		clearInterval(watcher);
 	}

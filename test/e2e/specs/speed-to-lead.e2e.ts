@@ -25,13 +25,13 @@ import {
 } from '../../support/speedToLead';
 
 // The speed-to-lead recipe in a real n8n 2.41.1 (one process, HTTPS), as shipped: only its Poll
-// Times (every 5 s, several fixed-second entries: n8n refuses one that fires more than once a
+// Times (every 10 s, several fixed-second entries: n8n refuses one that fires more than once a
 // minute) and the credential are bound. The 40 leads are assigned by the round-robin example
 // (Take Turns, as shipped), both reading the roster from the n8n Data Table "Advisors roster";
 // the recipe writes to "Lead hand-offs". n8n is stopped and started again between the first
 // misses and the second. Scenario and assertions: test/support/speedToLead.ts.
 
-const POLL_SECONDS = 5;
+const POLL_SECONDS = 10;
 
 let sandbox: RunningSandbox;
 let n8n: N8nServer;
@@ -82,13 +82,8 @@ afterAll(async () => {
 test('40 assigned, 25 answered, 5 closed: the 10 others passed on once each after the wait, 6 of them answered, the 4 left escalated; a restart between changes nothing', async () => {
 	const report = await runSpeedToLead(rig);
 	process.stdout.write(`\n[speed-to-lead e2e] ${speedFigure(report)}\n`);
-	if (process.env.LC_SPEED_DEBUG) {
-		process.stdout.write(
-			`${JSON.stringify({ runs: report.recipeRuns, advisors: [...report.advisors], rows: report.handoffRows, missed: report.missed, escalated: report.escalated }, null, 1)}\n`,
-		);
-	}
 	expectSpeedCounts(rig, report);
-	// At most one poll (plus the run) after the wait ended.
+	// At most one poll after the wait ended, plus the run up to its PATCH (seconds on a busy machine).
 	for (const delay of report.handOffDelayMs)
-		expect(delay).toBeLessThan(POLL_SECONDS * 1000 + 10_000);
+		expect(delay).toBeLessThan(POLL_SECONDS * 1000 + 15_000);
 }, 600_000);
