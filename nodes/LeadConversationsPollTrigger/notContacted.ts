@@ -51,10 +51,15 @@ function advisorOf(lead: IDataObject): string | undefined {
  * the same advisor keeps its wait; another advisor starts a new one, and the one before joins
  * the missers if it was announced. A lead not in the read has left `assigned`: it is dropped.
  * A lead with no advisor has nobody to wait for and is not kept.
+ *
+ * An advisor whose wait had ended before the lead moved on (the lead's updated_at is past the
+ * end) also joins the missers, announced or not: n8n 2.41 may start the next poll before it has
+ * stored the position of a poll that announced the lead, and the hand-off must still not go back.
  */
 export function noteAssigned(
 	stored: NotContactedPosition | undefined,
 	leads: IDataObject[],
+	waitMs: number,
 ): NotContactedPosition {
 	const waits: Record<string, WaitEntry> = {};
 	for (const lead of leads) {
@@ -73,8 +78,10 @@ export function noteAssigned(
 		} else if (previous[0] === advisor) {
 			waits[id] = previous;
 		} else {
-			const [before, , state, ...missers] = previous;
-			const missedBy = state === WAIT_STATE.missed ? [...missers, before] : missers;
+			const [before, beforeStartMs, state, ...missers] = previous;
+			const waitEnded = state === WAIT_STATE.waiting && startMs >= beforeStartMs + waitMs;
+			const missed = state === WAIT_STATE.missed || waitEnded;
+			const missedBy = missed && !missers.includes(before) ? [...missers, before] : missers;
 			// Announced once per (lead, advisor): an advisor who missed it before is not again.
 			const next = missedBy.includes(advisor) ? WAIT_STATE.done : WAIT_STATE.waiting;
 			waits[id] = [advisor, startMs, next, ...missedBy];

@@ -174,7 +174,7 @@ export async function pollNotContacted(
 ): Promise<NotContactedOutcome> {
 	const timer = new RequestTimer(round.deadline);
 	const { leads, nowMs } = await readAssigned(context, round, timer);
-	const position = noteAssigned(round.stored, leads);
+	const position = noteAssigned(round.stored, leads, round.waitMs);
 	const items: IDataObject[] = [];
 	if (!round.stored) return { items, position };
 

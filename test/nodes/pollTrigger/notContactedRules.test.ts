@@ -19,6 +19,7 @@ const lead = (id: string, advisor: string | null, updatedMs: number) => ({
 	updated_at: at(updatedMs),
 });
 const MIN = 60_000;
+const WAIT = 15 * MIN;
 
 describe('the wait', () => {
 	test.each([
@@ -48,32 +49,59 @@ describe('the wait', () => {
 
 describe('the waits kept', () => {
 	test('activation notes every assigned lead as done; leads without an advisor are not kept', () => {
-		const position = noteAssigned(undefined, [lead('a', 'u1', T), lead('b', null, T)]);
+		const position = noteAssigned(undefined, [lead('a', 'u1', T), lead('b', null, T)], WAIT);
 		expect(position).toEqual({ waits: { a: ['u1', T, 1] } });
 	});
 
 	test('a lead seen for the first time waits from its updated_at; the same advisor keeps the wait', () => {
-		const first = noteAssigned({ waits: {} }, [lead('a', 'u1', T)]);
+		const first = noteAssigned({ waits: {} }, [lead('a', 'u1', T)], WAIT);
 		expect(first.waits.a).toEqual(['u1', T, 0]);
-		const later = noteAssigned(first, [lead('a', 'u1', T + 5 * MIN)]);
+		const later = noteAssigned(first, [lead('a', 'u1', T + 5 * MIN)], WAIT);
 		expect(later.waits.a).toEqual(['u1', T, 0]);
 	});
 
 	test('a new advisor starts a new wait; an announced advisor joins missed_by, one who made contact does not', () => {
-		const missed = noteAssigned({ waits: { a: ['u1', T, 2], b: ['u1', T, 1] } }, [
-			lead('a', 'u2', T + MIN),
-			lead('b', 'u2', T + MIN),
-		]);
+		const missed = noteAssigned(
+			{ waits: { a: ['u1', T, 2], b: ['u1', T, 1] } },
+			[lead('a', 'u2', T + MIN), lead('b', 'u2', T + MIN)],
+			WAIT,
+		);
 		expect(missed.waits).toEqual({ a: ['u2', T + MIN, 0, 'u1'], b: ['u2', T + MIN, 0] });
 	});
 
 	test('back to an advisor who already missed the lead: not announced again', () => {
-		const back = noteAssigned({ waits: { a: ['u2', T, 2, 'u1'] } }, [lead('a', 'u1', T + MIN)]);
+		const back = noteAssigned(
+			{ waits: { a: ['u2', T, 2, 'u1'] } },
+			[lead('a', 'u1', T + MIN)],
+			WAIT,
+		);
 		expect(back.waits.a).toEqual(['u1', T + MIN, 1, 'u1', 'u2']);
 	});
 
+	test('an advisor whose wait had ended before the lead moved on joins missed_by, even if never announced', () => {
+		// The poll that announced the lead may not have been stored: the hand-off must not go back.
+		const late = noteAssigned(
+			{ waits: { a: ['u1', T, 0] } },
+			[lead('a', 'u2', T + WAIT + MIN)],
+			WAIT,
+		);
+		expect(late.waits.a).toEqual(['u2', T + WAIT + MIN, 0, 'u1']);
+		const early = noteAssigned(
+			{ waits: { a: ['u1', T, 0] } },
+			[lead('a', 'u2', T + WAIT - MIN)],
+			WAIT,
+		);
+		expect(early.waits.a).toEqual(['u2', T + WAIT - MIN, 0]);
+		const twice = noteAssigned(
+			{ waits: { a: ['u2', T, 0, 'u1'] } },
+			[lead('a', 'u3', T + WAIT + MIN)],
+			WAIT,
+		);
+		expect(twice.waits.a).toEqual(['u3', T + WAIT + MIN, 0, 'u1', 'u2']);
+	});
+
 	test('a lead no longer in assigned is dropped with its history', () => {
-		expect(noteAssigned({ waits: { a: ['u1', T, 2] } }, [])).toEqual({ waits: {} });
+		expect(noteAssigned({ waits: { a: ['u1', T, 2] } }, [], WAIT)).toEqual({ waits: {} });
 	});
 });
 
