@@ -9,7 +9,7 @@ const showForEvent = { show: { event: [POLL_EVENTS.assignedNotContacted] } };
 export const notContactedProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Contacted: someone wrote to the lead in the service more than 60 s after the assignment, so your workflow's own notice does not count. The service cannot show a call or a text made outside it: to mark such a lead as handled, move it out of Assigned (e.g. to In Conversation or Closed) or post a message in the service. Cost per poll: ⌈A/100⌉ requests for A assigned leads, plus 1 per lead whose wait ended (+1 per conversation with messages since, usually 0 or 1). The first poll after activation only notes the leads already assigned.",
+			"Contacted means a human message in one of the lead's conversations over a minute after the assignment, so your workflow's own notice does not count. A call made outside the service is not seen: move such a lead out of Assigned. Each poll costs 1 request per 100 assigned leads, plus 1 or 2 per lead whose wait ended; the first one only notes the leads already assigned.",
 		name: 'notContactedNotice',
 		type: 'notice',
 		default: '',
