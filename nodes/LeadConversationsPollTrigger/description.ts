@@ -9,7 +9,6 @@ import {
 import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
 import { LEAD_OUTPUTS, POLL_EVENTS, WATCHABLE_LEAD_STATUSES } from './events';
-import { costLines } from './pollCost';
 import { optionsCollection } from '../shared/descriptions';
 import { minimumScoreOption } from '../shared/events/options';
 
@@ -77,7 +76,8 @@ export const pollTriggerProperties: INodeProperties[] = [
 		},
 	},
 	{
-		displayName: `Each poll reads every lead: N leads cost ⌈N/100⌉ requests per poll, out of the key's 1,000 per minute. Share of that limit by Poll Times: ${costLines().join('; ')}. The first poll after activation only notes where things stand and starts no execution, unless Include Existing Leads is on.`,
+		displayName:
+			"Each poll reads all your leads, one request per 100, and leaves half of the key's 1,000 requests a minute to other work: a large account is read over several polls.",
 		name: 'changesCostNotice',
 		type: 'notice',
 		default: '',
