@@ -69,7 +69,17 @@ export function syncSection(result: SyncResult): Section {
 		),
 		'',
 		table(
-			['Leads', 'Limit', 'Other client', 'Polls', 'Requests', '429', 'Time', 'Reserve-optimal', 'Ratio'],
+			[
+				'Leads',
+				'Limit',
+				'Other client',
+				'Polls',
+				'Requests',
+				'429',
+				'Time',
+				'Reserve-optimal',
+				'Ratio',
+			],
 			[
 				[
 					thousands(limited.leads),
