@@ -18,7 +18,8 @@ import { optionsCollection } from '../shared/descriptions';
  * happen" text: what Execute step needs (an https:// URL the service can reach) and the way out.
  */
 export const triggerPanel: TriggerPanelDefinition = {
-	header: 'Listening for an event from the lead service',
+	// Shown before Execute step is clicked: what to do, not "Listening", which it is not yet.
+	header: 'Receive a test event from the lead service',
 	executionsHelp: {
 		inactive:
 			'<b>While building</b>, click Execute step: the trigger subscribes with its test URL and waits. Then make the event happen in the service (for a new lead, create one) and it appears here.<br /><br />The service delivers only to <b>https://</b> addresses that it can reach. If n8n runs on plain http or on your own machine, set N8N_WEBHOOK_URL to a public https:// address (a tunnel while testing; N8N_PROXY_HOPS=1 behind a proxy that ends TLS), or use the <b>Lead Conversations Polling Trigger</b>, which needs no public address.<br /><br /><b>To run automatically</b>, publish the workflow: the trigger subscribes with its production URL.',

@@ -26,6 +26,22 @@ export function optionNameSubtitle(name: string, properties: INodeProperties[]):
 }
 
 /**
+ * The names of the chosen options of a multi-option parameter, e.g. the webhook trigger's Events:
+ * "Lead Qualified, Lead Assigned". A value no option names (typed in an expression) shows as is.
+ */
+export function optionNamesSubtitle(name: string, properties: INodeProperties[]): string {
+	const options = (properties.find((property) => property.name === name)?.options ??
+		[]) as INodePropertyOptions[];
+	const nameOf = options
+		.map(
+			(option) => `value === ${JSON.stringify(option.value)} ? ${JSON.stringify(option.name)} : `,
+		)
+		.join('');
+	const chosen = `(Array.isArray(${parameter(name)}) ? ${parameter(name)} : [])`;
+	return `={{${chosen}.map((value) => ${nameOf}value).join(", ")}}`;
+}
+
+/**
  * "Operation: Resource" in the dropdowns' words, n8n's usual order. Each Operation property is
  * shown for one resource (`displayOptions.show.resource`).
  */

@@ -99,6 +99,18 @@ describe('subtitles read as words (10)', () => {
 		expect(subtitleOf('poll', poll, { event: 'leadStatus' })).toBe('Lead Reached a Status');
 	});
 
+	it('the webhook trigger shows the chosen events as the Events dropdown names them', () => {
+		const type = 'n8n-nodes-lead-conversations.leadConversationsTrigger';
+		expect(subtitleOf(type, trigger, { events: ['lead.qualified'] })).toBe('Lead Qualified');
+		expect(subtitleOf(type, trigger, { events: ['lead.qualified', 'lead.assigned'] })).toBe(
+			'Lead Qualified, Lead Assigned',
+		);
+		expect(subtitleOf(type, trigger, { events: ['*', 'lead.somethingNew'] })).toBe(
+			'All Events, lead.somethingNew',
+		);
+		expect(trigger.triggerPanel).toMatchObject({ header: expect.not.stringMatching(/Listening/) });
+	});
+
 	it('the action node shows "Operation: Resource" in the dropdowns\' words', () => {
 		const subtitle = (resource: string, operation: string) =>
 			subtitleOf(ACTION_NODE_TYPE, action, { resource, operation });
