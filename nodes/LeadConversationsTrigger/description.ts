@@ -114,12 +114,14 @@ export const triggerProperties: INodeProperties[] = [
 		},
 		{
 			...eventOutputOption,
+			// The dropdown shows an option's description on one or two lines: the detail is here.
+			description: `Current Lead, Flat reads the lead as it is now (as Fetch Current Lead does) and gives the Flat columns of Lead → Get Many and the Polling Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
 			options: [
 				...(eventOutputOption.options as INodePropertyOptions[]),
 				{
 					name: 'Current Lead, Flat',
 					value: CURRENT_LEAD_FLAT,
-					description: `The lead as it is now (read as by Fetch Current Lead), as the Flat columns of Lead → Get Many and the Poll Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
+					description: 'The lead as it is now, in spreadsheet columns',
 				},
 			],
 		},
