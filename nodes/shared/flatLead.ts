@@ -1,4 +1,4 @@
-// "Flat" output of a lead (Lead → Get Many, the poll trigger's lead events, the webhook trigger's
+// "Flat" output of a lead (Lead → Get Many, the polling trigger's lead events, the webhook trigger's
 // Fetch Current Lead): one row per lead with the same columns in the same order every time, so a
 // spreadsheet row lines up whichever path filled it, even when the service adds or omits a field.
 

@@ -12,7 +12,7 @@ function chain(cases: Array<{ condition: string; text: string }>, fallback: stri
 	return `={{${branches.join('')}${fallback}}}`;
 }
 
-/** The name of the chosen option of one parameter, e.g. the poll trigger's Event. */
+/** The name of the chosen option of one parameter, e.g. the polling trigger's Event. */
 export function optionNameSubtitle(name: string, properties: INodeProperties[]): string {
 	const options = (properties.find((property) => property.name === name)?.options ??
 		[]) as INodePropertyOptions[];

@@ -94,7 +94,7 @@ describe('labels: one source for every node (8)', () => {
 });
 
 describe('subtitles read as words (10)', () => {
-	it('the poll trigger shows the chosen event as the Event dropdown names it', () => {
+	it('the polling trigger shows the chosen event as the Event dropdown names it', () => {
 		expect(subtitleOf('poll', poll, { event: 'newLead' })).toBe('New Lead');
 		expect(subtitleOf('poll', poll, { event: 'leadStatus' })).toBe('Lead Reached a Status');
 	});
@@ -246,7 +246,7 @@ describe('the nodes panel (16)', () => {
 		expect(trigger.description).toMatch(/start workflows on its events/);
 	});
 
-	it('lists the poll trigger as "Lead Conversations Polling"', () => {
+	it('lists the polling trigger as "Lead Conversations Polling"', () => {
 		expect(poll.displayName.replace('Trigger', '').trimEnd()).toBe('Lead Conversations Polling');
 	});
 });
