@@ -142,7 +142,11 @@ export const pollTriggerProperties: INodeProperties[] = [
 				description:
 					'Whether the first polls after activation output every lead that already exists, once each, to fill an empty sheet. A large account is read over several polls. When off, the first poll only notes where things stand.',
 			},
-			leadOutputOption,
+			{
+				...leadOutputOption,
+				description:
+					'Event gives the lead as the service returns it, plus polled_at and event: lead.created for a lead not changed since it was created, else lead.updated, a name this node gives (the service sends no such event).',
+			},
 		],
 		{ show: { event: [POLL_EVENTS.leadChanged] } },
 	),

@@ -246,6 +246,19 @@ describe('the nodes panel (16)', () => {
 		expect(trigger.description).toMatch(/start workflows on its events/);
 	});
 
+	it("says that lead.updated is the Polling Trigger's own name, and offers it nowhere as a service event", () => {
+		const outputs = named(poll, 'output').filter((property) =>
+			String(property.description).includes('lead.updated'),
+		);
+		expect(outputs).toHaveLength(1);
+		expect(outputs[0].description).toMatch(
+			/a name this node gives \(the service sends no such event\)/,
+		);
+		for (const description of [trigger, poll, action]) {
+			expect(JSON.stringify(named(description, 'otherEvents'))).not.toContain('lead.updated');
+		}
+	});
+
 	it('lists the polling trigger as "Lead Conversations Polling"', () => {
 		expect(poll.displayName.replace('Trigger', '').trimEnd()).toBe('Lead Conversations Polling');
 	});
