@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Opens each node of the package in a running n8n editor, as a person reviewing them would, and
-// takes the README's pictures of them: the action node (Lead → Get Many), the webhook trigger,
-// the polling trigger and Event → Verify. It also does what a user trips over first: it fills in
-// Agent → Update's Handoff Triggers with a blank row and runs the step, and opens Send Message's
-// conversation list. Headless Chromium (Debian's `chromium` package) at 1440×900, driven by
+// takes the README's pictures of them: the action node (Lead → Get Many, Lead → Assign), the
+// webhook trigger, the Polling Trigger (New or Updated Lead) and Event → Verify. It also does what
+// a user trips over first: it fills in Agent → Update's Handoff Triggers with a blank row and runs
+// the step, opens Send Message's conversation list, and measures the Output dropdowns' options. Headless Chromium (Debian's `chromium` package) at 1440×900, driven by
 // playwright-core from the n8n install, like screenshot-node-panel.mjs.
 //
 // Start the editor first (`npm run dev`), then:
@@ -37,7 +37,7 @@ const seen = { screenshots: {} };
 let workflowId;
 let secretCredentialId;
 
-const { rest, openWorkflow, openNode, closeNode, shoot } = reviewPage({
+const { rest, openWorkflow, openNode, closeNode, shoot, measureOption } = reviewPage({
 	page,
 	url,
 	outDir,
@@ -93,12 +93,33 @@ try {
 		)
 	).filter(Boolean);
 	await shoot('node-trigger.png');
+	// Output's dropdown: is Current Lead, Flat's description shown whole?
+	seen.trigger.currentLeadFlat = await measureOption(ndv, 'output', 'Current Lead, Flat');
 	await closeNode();
 
 	ndv = await openNode(NODES.poll);
 	seen.poll = { text: await visibleText(ndv) };
-	await shoot('node-poll-trigger.png');
 	await closeNode();
+
+	// New or Updated Lead: its cost notice (how tall it stands) and Output's Flat.
+	ndv = await openNode(NODES.sync);
+	seen.sync = { text: await visibleText(ndv) };
+	const notice = ndv.getByText('Each poll reads all your leads', { exact: false }).first();
+	seen.sync.costNotice = await notice
+		.evaluate((element) => ({
+			text: element.innerText.trim(),
+			height: element.getBoundingClientRect().height,
+			lineHeight: parseFloat(getComputedStyle(element).lineHeight),
+		}))
+		.catch(() => undefined);
+	await shoot('node-poll-trigger.png');
+	seen.sync.flat = await measureOption(ndv, 'output', 'Flat');
+	await closeNode();
+
+	// The node type as the editor knows it: its name, and the name a new node gets.
+	const types = await (await page.request.get(`${url}/types/nodes.json`)).json();
+	const pollType = types.find((type) => type.name.endsWith('.leadConversationsPollTrigger'));
+	seen.pollType = { displayName: pollType?.displayName, defaultName: pollType?.defaults?.name };
 
 	ndv = await openNode(NODES.getMany);
 	seen.getMany = { text: await visibleText(ndv) };
@@ -110,6 +131,11 @@ try {
 		.waitFor({ timeout: 120_000 })
 		.catch(() => step('Get Many showed no table'));
 	await shoot('node-action.png');
+	await closeNode();
+
+	ndv = await openNode(NODES.assign);
+	seen.assign = { text: await visibleText(ndv) };
+	await shoot('node-assign.png');
 	await closeNode();
 
 	ndv = await openNode(NODES.verify);

@@ -74,5 +74,35 @@ export function reviewPage({ page, url, outDir, seen, step, workflow }) {
 		step(`saved ${path}`);
 	}
 
-	return { rest, openWorkflow, openNode, closeNode, shoot };
+	/**
+	 * Opens the dropdown of the parameter `name` in `ndv` and measures its option `optionName`:
+	 * the text shown, the description's full text, and the parts that cut their text (more of it
+	 * than the box shows). Closes the dropdown again.
+	 */
+	async function measureOption(ndv, name, optionName) {
+		const byId = ndv.locator(`[data-test-id="parameter-input-${name}"]`).first();
+		const input = (await byId.count())
+			? byId
+			: ndv.locator('[data-test-id="parameter-item"]', { hasText: name }).locator('input').first();
+		await input.click();
+		const item = page.locator('.el-select-dropdown__item:visible', { hasText: optionName }).first();
+		await item.waitFor({ state: 'visible', timeout: 30_000 });
+		await page.waitForTimeout(500);
+		const measured = await item.evaluate((li) => {
+			const cut = [li, ...li.querySelectorAll('*')]
+				.filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
+				.map((e) => `${e.tagName.toLowerCase()}.${String(e.className).split(' ').join('.')}`);
+			const description = li.querySelector('.option-description');
+			return {
+				shown: li.innerText.trim(),
+				description: description?.textContent?.trim() ?? '',
+				cut,
+			};
+		});
+		await page.keyboard.press('Escape');
+		await page.waitForTimeout(300);
+		return measured;
+	}
+
+	return { rest, openWorkflow, openNode, closeNode, shoot, measureOption };
 }

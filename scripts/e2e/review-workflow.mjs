@@ -12,6 +12,8 @@ export const NODES = {
 	updateAgent: 'Update an agent',
 	verify: 'Verify a delivery',
 	manual: 'When clicking Execute workflow',
+	sync: 'New or updated leads',
+	assign: 'Assign an advisor',
 };
 
 /** The workflow, its nodes using the given API and Signing Secret credentials ({ id, name }). */
@@ -38,7 +40,12 @@ export function reviewWorkflow(apiCredential, secretCredential) {
 				{
 					events: ['lead.qualified'],
 					subscription: 'manual',
-					options: { intents: ['purchase_30_days'], channels: ['api'], maxEventAge: 60 },
+					options: {
+						intents: ['purchase_30_days'],
+						channels: ['api'],
+						maxEventAge: 60,
+						output: 'currentLeadFlat',
+					},
 				},
 				{ ...api, leadConversationsSigningSecretApi: secretCredential },
 			),
@@ -103,6 +110,38 @@ export function reviewWorkflow(apiCredential, secretCredential) {
 				{ resource: 'event', operation: 'verify', options: { output: 'data' } },
 				{ leadConversationsSigningSecretApi: secretCredential },
 			),
+			node(
+				8,
+				NODES.sync,
+				`${PACKAGE}.leadConversationsPollTrigger`,
+				1,
+				[0, 1000],
+				{ event: 'leadChanged', options: { includeExistingLeads: true, output: 'flat' } },
+				api,
+			),
+			node(
+				9,
+				NODES.assign,
+				`${PACKAGE}.leadConversations`,
+				1.1,
+				[900, 600],
+				{
+					resource: 'lead',
+					operation: 'assign',
+					lead: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+					rosterSource: 'advisors',
+					advisors: {
+						advisor: [
+							{ userId: 'user_ana', weight: 2, away: false },
+							{ userId: 'user_ben', weight: 1, away: false },
+							{ userId: 'user_caro', weight: 1, away: true },
+						],
+					},
+					turns: 'rotation',
+					setStatus: true,
+				},
+				api,
+			),
 		],
 		connections: {
 			[NODES.manual]: {
@@ -113,7 +152,14 @@ export function reviewWorkflow(apiCredential, secretCredential) {
 					],
 				],
 			},
-			[NODES.getMany]: { main: [[{ node: NODES.sendMessage, type: 'main', index: 0 }]] },
+			[NODES.getMany]: {
+				main: [
+					[
+						{ node: NODES.sendMessage, type: 'main', index: 0 },
+						{ node: NODES.assign, type: 'main', index: 0 },
+					],
+				],
+			},
 		},
 		settings: { executionOrder: 'v1' },
 	};
