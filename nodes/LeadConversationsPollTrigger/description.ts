@@ -6,7 +6,7 @@ import {
 	LEAD_CHANNELS,
 	LEAD_INTENTS,
 } from '../shared/constants';
-import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
+import { FLAT_COLUMNS_DETAIL, FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
 import { LEAD_OUTPUTS, POLL_EVENTS, WATCHABLE_LEAD_STATUSES } from './events';
 import { optionsCollection } from '../shared/descriptions';
@@ -18,6 +18,7 @@ const leadOutputOption: INodeProperties = {
 	displayName: 'Output',
 	name: 'output',
 	type: 'options',
+	description: FLAT_COLUMNS_DETAIL,
 	options: [
 		{
 			name: 'Event',
@@ -144,8 +145,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 			},
 			{
 				...leadOutputOption,
-				description:
-					'Event gives the lead as the service returns it, plus polled_at and event: lead.created for a lead not changed since it was created, else lead.updated, a name this node gives (the service sends no such event).',
+				description: `Event gives the lead as the service returns it, plus polled_at and event: lead.created for a lead not changed since it was created, else lead.updated, a name this node gives (the service sends no such event). ${FLAT_COLUMNS_DETAIL}`,
 			},
 		],
 		{ show: { event: [POLL_EVENTS.leadChanged] } },

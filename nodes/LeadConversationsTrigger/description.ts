@@ -8,7 +8,7 @@ import {
 	otherEventNamesProperty,
 	webhookEventsProperty,
 } from '../shared/events/options';
-import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
+import { FLAT_COLUMNS_DETAIL } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
 import { CURRENT_LEAD_FLAT } from './settings';
 import { optionsCollection } from '../shared/descriptions';
@@ -115,7 +115,7 @@ export const triggerProperties: INodeProperties[] = [
 		{
 			...eventOutputOption,
 			// The dropdown shows an option's description on one or two lines: the detail is here.
-			description: `Current Lead, Flat reads the lead as it is now (as Fetch Current Lead does) and gives the Flat columns of Lead → Get Many and the Polling Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
+			description: `Current Lead, Flat reads the lead as it is now (as Fetch Current Lead does) and gives the Flat columns of Lead → Get Many and the Polling Trigger. ${FLAT_COLUMNS_DETAIL} When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
 			options: [
 				...(eventOutputOption.options as INodePropertyOptions[]),
 				{

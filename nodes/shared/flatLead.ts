@@ -21,9 +21,12 @@ export const FLAT_LEAD_COLUMNS = [
 	'organization_id',
 ] as const;
 
-/** How the Output option of each node describes Flat. */
-export const FLAT_OUTPUT_DESCRIPTION =
-	'Spreadsheet-ready columns in a fixed order, from the lead ID, name and phone to the organization ID; missing values are empty';
+/** How the Output option of each node describes Flat: short, the dropdown shows two lines. */
+export const FLAT_OUTPUT_DESCRIPTION = 'Spreadsheet columns in a fixed order, blank when missing';
+
+/** The detail, for the Output field's own description. */
+export const FLAT_COLUMNS_DETAIL =
+	'Flat gives the same 14 columns for every lead, in a fixed order from id, name and phone to organization_id; a value the service leaves out is empty.';
 
 function cell(value: unknown): string | number | boolean | null {
 	if (value === undefined || value === null) return null;

@@ -106,11 +106,13 @@ try {
 	seen.sync = { text: await visibleText(ndv) };
 	const notice = ndv.getByText('Each poll reads all your leads', { exact: false }).first();
 	seen.sync.costNotice = await notice
-		.evaluate((element) => ({
-			text: element.innerText.trim(),
-			height: element.getBoundingClientRect().height,
-			lineHeight: parseFloat(getComputedStyle(element).lineHeight),
-		}))
+		.evaluate((element) => {
+			// Lines as drawn: the distinct tops of the text's boxes.
+			const range = document.createRange();
+			range.selectNodeContents(element);
+			const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+			return { text: element.innerText.trim(), lines: tops.size };
+		})
 		.catch(() => undefined);
 	await shoot('node-poll-trigger.png');
 	seen.sync.flat = await measureOption(ndv, 'output', 'Flat');

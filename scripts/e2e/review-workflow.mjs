@@ -6,13 +6,14 @@ const PACKAGE = 'n8n-nodes-lead-conversations';
 /** The nodes of the review workflow; names are what the checks look for. */
 export const NODES = {
 	trigger: 'Lead Conversations Trigger',
-	poll: 'Lead Conversations Polling Trigger',
+	poll: 'Qualified leads',
 	getMany: 'Get many leads',
 	sendMessage: 'Send a message',
 	updateAgent: 'Update an agent',
 	verify: 'Verify a delivery',
 	manual: 'When clicking Execute workflow',
-	sync: 'New or updated leads',
+	// The name n8n gives a new Polling Trigger: the README's picture shows it.
+	sync: 'Lead Conversations Polling Trigger',
 	assign: 'Assign an advisor',
 };
 
