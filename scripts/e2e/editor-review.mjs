@@ -114,6 +114,13 @@ try {
 			return { text: element.innerText.trim(), lines: tops.size };
 		})
 		.catch(() => undefined);
+	// Fetch Test Event: real rows in the picture; it moves no position.
+	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+	await ndv
+		.locator('[data-test-id="output-panel"] table')
+		.first()
+		.waitFor({ timeout: 120_000 })
+		.catch(() => step('Fetch Test Event showed no table'));
 	await shoot('node-poll-trigger.png');
 	seen.sync.flat = await measureOption(ndv, 'output', 'Flat');
 	await closeNode();
