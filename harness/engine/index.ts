@@ -42,3 +42,4 @@ export {
 export { DEFAULT_ACTION_NODE_NAME, runActionNode, type RunActionNodeOptions } from './actionNode';
 export { type NodeFailure, type RunResult } from './runResult';
 export { runWorkflow, type RunWorkflowOptions, type WorkflowSpec } from './workflow';
+export { InMemoryDataTables } from './dataTables';

@@ -6,6 +6,7 @@ import {
 	deepCopy,
 	UserError,
 	Workflow,
+	type DataTableProxyProvider,
 	type IConnections,
 	type ICredentialType,
 	type IDataObject,
@@ -59,6 +60,8 @@ export interface RunWorkflowOptions {
 	/** Extra credential types and their stored data, for test-only nodes. */
 	credentialTypes?: Record<string, ICredentialType>;
 	storedCredentials?: Record<string, IDataObject>;
+	/** n8n Data Tables the Data Table node reads (see dataTables.ts); none when left out. */
+	dataTables?: DataTableProxyProvider;
 }
 
 let executionCounter = 0;
@@ -117,6 +120,10 @@ export async function runWorkflow(
 		executionId,
 		workflowId,
 	});
+	if (options.dataTables) {
+		// Where n8n's cli puts its Data Tables module for the Data Table node.
+		Object.assign(additionalData, { 'data-table': { dataTableProxyProvider: options.dataTables } });
+	}
 
 	// A manual run fires a trigger start node inside WorkflowExecute; any other run starts with
 	// what the trigger emitted before it.

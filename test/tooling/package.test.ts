@@ -76,6 +76,13 @@ describe('package.json as the community-package rules want it', () => {
 				});
 			}
 		}
+		// Lead → Assign is found by what people call it; the editor searches names and aliases only.
+		for (const codexPath of [
+			'nodes/LeadConversations/LeadConversations.node.json',
+			'nodes/LeadConversationsTrigger/LeadConversationsTrigger.node.json',
+		]) {
+			expect(readJson(codexPath).alias).toEqual(expect.arrayContaining(['assign', 'round robin']));
+		}
 		const gulpfile = readFileSync(join(root, 'gulpfile.js'), 'utf8');
 		expect(gulpfile).toContain("'nodes/**/*.node.json', 'dist/nodes'");
 	});

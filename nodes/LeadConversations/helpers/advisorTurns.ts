@@ -1,4 +1,6 @@
-// Which advisor of the roster gets a lead. Two ways, chosen in the node's Turns:
+// Which advisor gets a lead, among those given: the roster's advisors eligible for that lead
+// (eligibleAdvisors.ts), so an advisor passed over or not fitting neither takes nor spends a
+// turn. Two ways, chosen in the node's Turns:
 // - Take Turns: strict weighted rotation kept in this process's memory (nginx's smooth weighted
 //   round robin). The pick is synchronous, so concurrent executions in one process never share a
 //   turn; the pick of each lead is remembered, so a duplicate run gets the same advisor.

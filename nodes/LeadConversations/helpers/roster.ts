@@ -1,14 +1,19 @@
-// The roster of Lead → Assign: advisors' user IDs with a weight and an away flag, entered in the
-// node or given by an expression (rows of an n8n Data Table, say). Checked as a whole before any
-// request, each problem naming the field and the row.
+// The roster of Lead → Assign: advisors' user IDs with a weight, an away flag and an optional rule
+// (advisorRules.ts), entered in the node or given by an expression (rows of an n8n Data Table,
+// say). Checked as a whole before any request, each problem naming the field and the row.
 
+import { isRecord } from '../../shared/isRecord';
 import type { Problem } from '../../shared/validation';
 import { checkBoolean, checkPlainId, firstProblem, isGiven } from '../../shared/validation';
+import type { AdvisorRule } from './advisorRules';
+import { ruleOfRow } from './advisorRules';
 
 export interface Advisor {
 	userId: string;
 	weight: number;
 	away: boolean;
+	/** Absent: the advisor takes leads no one's rule fits. */
+	rule?: AdvisorRule;
 }
 
 /** The largest weight accepted: enough for any split of a team, small enough to stay exact. */
@@ -36,7 +41,8 @@ function advisorOfRow(field: string, row: unknown): { advisor?: Advisor; problem
 	const values = row as Record<string, unknown>;
 	const idKey = USER_ID_KEYS.find((key) => isGiven(values[key]));
 	if (idKey === undefined) {
-		return { problem: `${field} has no User ID (a userId or user_id field)` };
+		const keys = Object.keys(values).slice(0, 8).join(', ');
+		return { problem: `${field} has no User ID (a userId or user_id field); its fields: ${keys}` };
 	}
 	const weight = isGiven(values.weight) ? values.weight : 1;
 	const away = isGiven(values.away) ? values.away : false;
@@ -46,8 +52,23 @@ function advisorOfRow(field: string, row: unknown): { advisor?: Advisor; problem
 		checkBoolean(`${field} Away`, away),
 	);
 	if (problem) return { problem };
+	const { rule, problem: ruleProblem } = ruleOfRow(field, values);
+	if (ruleProblem) return { problem: ruleProblem };
 	const userId = String(values[idKey]).trim();
-	return { advisor: { userId, weight: weight as number, away: away as boolean }, problem };
+	const advisor: Advisor = { userId, weight: weight as number, away: away as boolean };
+	if (rule) advisor.rule = rule;
+	return { advisor, problem: undefined };
+}
+
+/**
+ * A row as written, or the `json` of an n8n item passed as it comes (`$('Roster').all()`).
+ * Undefined for an empty object: the one item a node set to Always Output Data gives for no rows.
+ */
+function rowOf(entry: unknown): unknown {
+	if (!isRecord(entry)) return entry;
+	const isItem = isRecord(entry.json) && !USER_ID_KEYS.some((key) => key in entry);
+	const row = isItem ? entry.json : entry;
+	return Object.keys(row as object).length === 0 ? undefined : row;
 }
 
 /**
@@ -58,23 +79,25 @@ export function parseRoster(field: string, rows: unknown): { roster: Advisor[]; 
 	if (!Array.isArray(rows)) {
 		return { roster: [], problem: `${field} must be a list of advisors (got ${describe(rows)})` };
 	}
-	if (rows.length === 0) {
-		return { roster: [], problem: `${field} is empty: add at least one advisor` };
-	}
 	const roster: Advisor[] = [];
-	const rowOf = new Map<string, number>();
-	for (const [index, row] of rows.entries()) {
+	const rowNumbers = new Map<string, number>();
+	for (const [index, entry] of rows.entries()) {
+		const row = rowOf(entry);
+		if (row === undefined) continue;
 		const { advisor, problem } = advisorOfRow(`${field} (row ${index + 1})`, row);
 		if (problem || !advisor) return { roster: [], problem };
-		const earlier = rowOf.get(advisor.userId);
+		const earlier = rowNumbers.get(advisor.userId);
 		if (earlier !== undefined) {
 			return {
 				roster: [],
 				problem: `${field} lists ${advisor.userId} twice (rows ${earlier} and ${index + 1}): keep one row per advisor`,
 			};
 		}
-		rowOf.set(advisor.userId, index + 1);
+		rowNumbers.set(advisor.userId, index + 1);
 		roster.push(advisor);
+	}
+	if (roster.length === 0) {
+		return { roster: [], problem: `${field} is empty: add at least one advisor` };
 	}
 	if (roster.every((advisor) => advisor.away)) {
 		return {

@@ -138,4 +138,21 @@ describe('node panel search in the real editor', () => {
 			expect.arrayContaining(['Create a lead', 'Get many conversations', 'Update an agent']),
 		);
 	});
+
+	it.each(['assign', 'round robin'])(
+		'finds the package for "%s", which no node name contains, by its codex aliases',
+		async (query) => {
+			const found = await searchPanel(query);
+			const inNames = found.nodeTypes.filter((type) =>
+				type.displayName.toLowerCase().includes(query),
+			);
+			expect(inNames).toEqual([]);
+			expect(found.listed).toContain('Lead Conversations');
+			const actions = Object.entries(found.opened?.sections ?? {}).find(([title]) =>
+				title.startsWith('Actions'),
+			);
+			expect(actions?.[1]).toEqual(expect.arrayContaining(['Assign a lead to an advisor']));
+		},
+		600_000,
+	);
 });

@@ -69,7 +69,7 @@ describe('Lead → Assign, roster from an expression', () => {
 				'Roster Rows (row 2)',
 				'rosterRows',
 				[tableRow(1, 'user_a', 1, false), { name: 'Bruno' }],
-				'has no User ID (a userId or user_id field)',
+				'has no User ID (a userId or user_id field); its fields: name',
 			],
 			[
 				'Roster Rows (row 1) Weight',
@@ -112,8 +112,17 @@ describe('Lead → Assign, roster from an expression', () => {
 });
 
 describe('Lead → Assign, roster entered in the node', () => {
+	test.each([{}, { advisor: [] }])(
+		'Advisors %p is stopped by n8n itself, as the editor marks it, before any request',
+		async (advisors) => {
+			await expect(
+				runOperation({ lead: ref('id', alphaLeads(ctx.sandbox)[0].id), advisors }),
+			).rejects.toThrow(/At least 1 field is required/);
+			expect(apiRequests(ctx.sandbox)).toHaveLength(0);
+		},
+	);
+
 	test.each([
-		[{}, /^Advisors is empty: add at least one advisor/],
 		[{ advisor: [{ userId: 'user_a', weight: 0 }] }, /^Advisors \(row 1\) Weight must be a number/],
 		[{ advisor: [{ userId: 'user_a', away: true }] }, /^Advisors has every advisor away/],
 		[

@@ -75,6 +75,9 @@ describe('Lead → Assign: fixed cost and one advisor per lead', () => {
 			advisor: 'user_manager_pick',
 			leftAsItWas: true,
 			reason: 'already had an advisor',
+			previousAdvisor: 'user_manager_pick',
+			passedOver: [],
+			handoffs: 0,
 		});
 		expect(storedLead(id).assigned_to).toBe('user_manager_pick');
 	});
