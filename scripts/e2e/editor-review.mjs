@@ -49,6 +49,11 @@ const { rest, openWorkflow, openNode, closeNode, shoot, measureOption } = review
 try {
 	step(`signing in on ${url}`);
 	await signIn(page, url, { email, password }, 240_000);
+	// The editor's one-time "you can pin this output" tip would cover the pictures' output panel.
+	await page.evaluate(() => {
+		for (const key of ['N8N_PIN_DATA_DISCOVERY_NDV', 'N8N_PIN_DATA_DISCOVERY_CANVAS'])
+			window.localStorage.setItem(key, 'true');
+	});
 
 	const credentials = await rest('GET', '/credentials');
 	const api = credentials.find((credential) => credential.type === 'leadConversationsApi');
