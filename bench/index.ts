@@ -158,7 +158,7 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 			results.signature = await runInChild<SignatureRow[]>('signature', config.signature);
 			break;
 		case 'pollEconomy':
-			log('7: poll trigger request economy');
+			log('7: polling trigger request economy');
 			results.pollEconomy = await runInChild<PollEconomyResult>('pollEconomy', config.pollEconomy);
 			break;
 		case 'assignEconomy':

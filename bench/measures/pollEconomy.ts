@@ -1,4 +1,4 @@
-// 7. Poll trigger request economy: requests per poll (the sandbox's own request log) for each
+// 7. Polling trigger request economy: requests per poll (the sandbox's own request log) for each
 // event, idle and with k changes, at two account sizes; the size of the position n8n stores; and
 // one status poll under a tight rate limit (429 answers seen, outcome).
 

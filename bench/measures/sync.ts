@@ -1,11 +1,12 @@
 // 9. Keeping a spreadsheet in sync (New or Updated Lead): requests per poll at each account
-// size (target ⌈N/100⌉), the position's size between polls and right after changes, one poll of
-// the largest account under the real 1,000/min limit while another client spends its share
-// (÷ the limit-optimal time), and the lag from a change to the item that carries it.
+// size (target ⌈N/100⌉), the position's size between polls and right after changes, one pass over
+// the largest account under the real 1,000/min limit while another client spends its share, polled
+// once a window (÷ the fastest the key's reserve allows), and the lag from a change to its item.
 
 import { startTestSandbox } from '../../harness/engine';
 import { createPollHarness, type PollHarness } from '../../harness/engine/poll';
 import type { RunningSandbox } from '../../sandbox';
+import { KEY_RESERVE } from '../../nodes/LeadConversationsPollTrigger/pollCost';
 import { limitOptimalMs, startOtherClient } from './rateLimited';
 
 export interface SyncArgs {
@@ -34,6 +35,8 @@ export interface SyncLimited {
 	windowMs: number;
 	otherPerWindow: number;
 	requests: number;
+	/** Polls, one at the start of each window, until the pass was complete. */
+	polls: number;
 	answers429: number;
 	otherRequests: number;
 	ms: number;
@@ -124,7 +127,16 @@ async function underTheLimit(args: SyncArgs['limited'], msPerPage: number): Prom
 		sandbox.control.clearRequests();
 		const startedAt = Date.now();
 		const started = performance.now();
-		const result = await trigger.poll();
+		// A poll leaves the key's reserve to others and the next continues: poll as Poll Times
+		// "every minute" would, at the start of each window, until the pass is complete.
+		let result = await trigger.poll();
+		let polls = 1;
+		const passOpen = () => 'pass' in ((trigger.position.changes ?? {}) as object);
+		while (result.error === undefined && passOpen() && polls < 50) {
+			await sleep(args.windowMs - ((Date.now() - windowStart) % args.windowMs) + 100);
+			result = await trigger.poll();
+			polls++;
+		}
 		const ms = performance.now() - started;
 		await stopOther();
 		const log = sandbox.control.requests();
@@ -132,13 +144,16 @@ async function underTheLimit(args: SyncArgs['limited'], msPerPage: number): Prom
 		return {
 			...args,
 			requests: ours.length,
+			polls,
 			answers429: ours.filter((entry) => entry.status === 429).length,
 			otherRequests: log.length - ours.length,
 			ms,
+			// What the reserve leaves a pass: the window less the other client's share and the
+			// reserve, plus the page read with exactly the reserve left.
 			limitOptimalMs: limitOptimalMs(
 				startedAt,
 				Math.ceil(args.leads / 100),
-				args.limit - args.otherPerWindow,
+				args.limit - args.otherPerWindow - KEY_RESERVE + 1,
 				args.windowMs,
 				msPerPage,
 			),

@@ -1,4 +1,4 @@
-// 7. Poll trigger request economy.
+// 7. Polling trigger request economy.
 
 import { table, verdict } from '../lib/markdown';
 import { thousands } from '../lib/stats';
@@ -77,5 +77,5 @@ export function pollEconomySection(result: PollEconomyResult): Section {
 			],
 		),
 	].join('\n');
-	return { title: '7. Poll trigger: requests per poll and stored state', markdown, verdicts };
+	return { title: '7. Polling trigger: requests per poll and stored state', markdown, verdicts };
 }

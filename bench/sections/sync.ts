@@ -41,7 +41,7 @@ export function syncSection(result: SyncResult): Section {
 	const limited = result.limited;
 	const ratio = limited.ms / limited.limitOptimalMs;
 	verdicts.push({
-		measure: `9. One poll of ${thousands(limited.leads)} leads at ${limited.limit}/${limited.windowMs / 1000} s while another client uses ${limited.otherPerWindow} per window, ÷ limit-optimal`,
+		measure: `9. One pass over ${thousands(limited.leads)} leads at ${limited.limit}/${limited.windowMs / 1000} s while another client uses ${limited.otherPerWindow} per window, polled each window, ÷ the fastest the key's reserve allows`,
 		figure: ratio.toFixed(2),
 		target: '≤ 1.1',
 		met: limited.ok && ratio <= 1.1,
@@ -69,12 +69,23 @@ export function syncSection(result: SyncResult): Section {
 		),
 		'',
 		table(
-			['Leads', 'Limit', 'Other client', 'Requests', '429', 'Time', 'Limit-optimal', 'Ratio'],
+			[
+				'Leads',
+				'Limit',
+				'Other client',
+				'Polls',
+				'Requests',
+				'429',
+				'Time',
+				'Reserve-optimal',
+				'Ratio',
+			],
 			[
 				[
 					thousands(limited.leads),
 					`${limited.limit} / ${limited.windowMs / 1000} s`,
 					`${limited.otherPerWindow} per window (${limited.otherRequests} sent)`,
+					String(limited.polls),
 					String(limited.requests),
 					String(limited.answers429),
 					seconds(limited.ms),

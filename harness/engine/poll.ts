@@ -81,7 +81,7 @@ export function keepingOfEngine(): StaticDataKeeping {
 }
 
 /**
- * Drives the package's poll trigger the way n8n's active-workflow manager does, in n8n-core's
+ * Drives the package's polling trigger the way n8n's active-workflow manager does, in n8n-core's
  * own PollContext, with the static-data keeping of the engine that is loaded.
  */
 export function createPollHarness(
@@ -103,7 +103,7 @@ export function createPollHarness(
 
 	const node: INode = {
 		id: randomUUID(),
-		name: options.nodeName ?? 'Lead Conversations Poll Trigger',
+		name: options.nodeName ?? 'Lead Conversations Polling Trigger',
 		type: POLL_TRIGGER_NODE_TYPE,
 		typeVersion: latestVersion(nodeTypes.getByName(POLL_TRIGGER_NODE_TYPE)),
 		position: [0, 0],

@@ -11,11 +11,11 @@ import {
 } from './workflows';
 
 // The paths beside the webhook trigger that the queue-mode suite runs through the cluster: n8n's
-// Webhook node with Event: Verify (de-duplication on the workers), and the poll trigger (polls
+// Webhook node with Event: Verify (de-duplication on the workers), and the polling trigger (polls
 // on the leader main). Each ends in Record nodes that report to the run sink, as the trigger's
 // workflows do.
 
-export const POLL_TRIGGER_NODE = 'Lead Conversations Poll Trigger';
+export const POLL_TRIGGER_NODE = 'Lead Conversations Polling Trigger';
 const pollTriggerNodeType = `${packageName}.leadConversationsPollTrigger`;
 const SERVICE_CREDENTIALS = { leadConversationsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
 
@@ -84,7 +84,7 @@ function pollTriggerNode(event: 'newLead' | 'leadStatus', pollSeconds: number) {
 const POLL_RECORD = (kind: string) =>
 	`{ kind: '${kind}', execution: $execution.id, event: $json.event, ids: $input.all().map(i => i.json.id) }`;
 
-/** Poll trigger (New Lead, or Lead Reached a Status: qualified) → Record run with the lead IDs. */
+/** Polling trigger (New Lead, or Lead Reached a Status: qualified) → Record run with the lead IDs. */
 export function pollWorkflow(options: {
 	id: string;
 	event: 'newLead' | 'leadStatus';
@@ -102,7 +102,7 @@ export function pollWorkflow(options: {
 }
 
 /**
- * The webhook trigger and the poll trigger (New Lead) in one workflow, so that both keep their
+ * The webhook trigger and the polling trigger (New Lead) in one workflow, so that both keep their
  * memory in the same static-data column: the subscription's id and secret (written by main on
  * activation) and the poll position (written by main after each poll that starts a run).
  */
@@ -113,7 +113,7 @@ export function triggerBesidePollWorkflow(options: {
 	pollSeconds: number;
 }): BuiltWorkflow {
 	const base = triggerWorkflow({ ...options, events: ['lead.created'], kind: 'stressTrigger' });
-	base.name = `Queue: trigger beside a poll trigger ${options.id}`;
+	base.name = `Queue: trigger beside a polling trigger ${options.id}`;
 	base.nodes.push(
 		pollTriggerNode('newLead', options.pollSeconds),
 		recordRunNode('Record poll', options.sinkUrl, POLL_RECORD('stressPoll')),

@@ -21,7 +21,7 @@ export const MIRROR_TABLE = 'Leads';
 export const LEAD_FIELDS = FLAT_LEAD_COLUMNS;
 export const columnOf = (field: string) => (field === 'id' ? 'lead_id' : field);
 
-/** The example workflow as shipped, with `edit` applied to its poll trigger's parameters. */
+/** The example workflow as shipped, with `edit` applied to its polling trigger's parameters. */
 export function mirrorWorkflow(
 	file: string,
 	edit: (parameters: Record<string, unknown>) => void = () => {},

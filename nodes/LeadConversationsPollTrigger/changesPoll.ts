@@ -5,13 +5,15 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { PAGE_SIZE_MAX } from '../shared/constants';
+import { PAGE_SIZE_MAX, RATE_LIMIT_REMAINING_HEADER } from '../shared/constants';
 import type { ApiContext } from '../shared/transport';
 import { apiRequest } from '../shared/transport';
 import { delays } from '../shared/transport/delays';
 import { pageQuery, readListPage } from '../shared/transport/pagination';
+import { header, parseRemaining } from '../shared/transport/rateLimit';
 import type { ChangesPosition } from './changes';
 import { BEGINNING, announce, closePass, noteBaseline } from './changes';
+import { KEY_RESERVE, leavesReserve } from './pollCost';
 
 /**
  * The HTTP Date header counts whole seconds and is written after the page was read: taking off a
@@ -37,6 +39,8 @@ interface PassPage {
 	nextCursor?: string;
 	/** The service's time at the request, from its Date header; n8n's clock as a fallback. */
 	serviceTime: string;
+	/** `X-RateLimit-Remaining` of the answer: what the key has left in this window. */
+	remaining?: number;
 }
 
 /** When the service read a page: its Date header, less its resolution and a margin. */
@@ -69,6 +73,7 @@ async function readPage(context: IPollFunctions, cursor: string | undefined): Pr
 		records: page.records,
 		nextCursor: page.hasMore ? page.nextCursor : undefined,
 		serviceTime: serviceTimeOf(headers, sentAt),
+		remaining: parseRemaining(header(headers, RATE_LIMIT_REMAINING_HEADER)),
 	};
 }
 
@@ -116,6 +121,7 @@ export async function pollChangedLeads(
 	const announcedThisPoll = new Set<string>();
 	let restarted = false;
 	let slowestPageMs = 0;
+	let pagesRead = 0;
 
 	for (;;) {
 		const cursor = position.pass?.cursor;
@@ -130,12 +136,13 @@ export async function pollChangedLeads(
 				);
 			}
 			context.logger.warn(
-				'Lead Conversations Poll Trigger: the service refused the stored cursor; the pass starts again from the first page',
+				'Lead Conversations Polling Trigger: the service refused the stored cursor; the pass starts again from the first page',
 			);
 			restarted = true;
 			position = { ...position, pass: undefined };
 			continue;
 		}
+		pagesRead++;
 		const start = position.pass?.start ?? page.serviceTime;
 		if (cursor === undefined && baseline) position = { ...position, mark: start };
 		// A fill keeps pairs from its own start on (changes.ts keptFrom): give it the start now.
@@ -159,6 +166,12 @@ export async function pollChangedLeads(
 			);
 		}
 		position = { ...position, pass: { start, cursor: page.nextCursor } };
+		if (!leavesReserve(page.remaining)) {
+			context.logger.warn(
+				`Lead Conversations Polling Trigger: New or Updated Lead read ${pagesRead} pages and stopped with ${page.remaining} requests left on the key this minute, to leave ${KEY_RESERVE} to other work; the next poll continues. Poll less often to read the whole account in one poll.`,
+			);
+			return { leads, position };
+		}
 		const now = delays.now();
 		slowestPageMs = Math.max(slowestPageMs, now - startedAt);
 		if (now + PAGE_TIME_SAFETY * slowestPageMs > options.deadline) return { leads, position };

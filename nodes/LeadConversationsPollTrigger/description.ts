@@ -6,11 +6,10 @@ import {
 	LEAD_CHANNELS,
 	LEAD_INTENTS,
 } from '../shared/constants';
-import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
+import { FLAT_COLUMNS_DETAIL, FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
 import { LEAD_OUTPUTS, POLL_EVENTS, WATCHABLE_LEAD_STATUSES } from './events';
 import { notContactedProperties } from './notContactedDescription';
-import { costLines } from './pollCost';
 import { optionsCollection } from '../shared/descriptions';
 import { minimumScoreOption } from '../shared/events/options';
 
@@ -20,6 +19,7 @@ const leadOutputOption: INodeProperties = {
 	displayName: 'Output',
 	name: 'output',
 	type: 'options',
+	description: FLAT_COLUMNS_DETAIL,
 	options: [
 		{
 			name: 'Event',
@@ -84,7 +84,8 @@ export const pollTriggerProperties: INodeProperties[] = [
 		},
 	},
 	{
-		displayName: `Each poll reads every lead: N leads cost ⌈N/100⌉ requests per poll, out of the key's 1,000 per minute. Share of that limit by Poll Times: ${costLines().join('; ')}. The first poll after activation only notes where things stand and starts no execution, unless Include Existing Leads is on.`,
+		displayName:
+			"Each poll reads all your leads, one request per 100, and leaves half of the key's 1,000 requests a minute to other work: a large account is read over several polls.",
 		name: 'changesCostNotice',
 		type: 'notice',
 		default: '',
@@ -150,7 +151,10 @@ export const pollTriggerProperties: INodeProperties[] = [
 				description:
 					'Whether the first polls after activation output every lead that already exists, once each, to fill an empty sheet. A large account is read over several polls. When off, the first poll only notes where things stand.',
 			},
-			leadOutputOption,
+			{
+				...leadOutputOption,
+				description: `Event gives the lead as the service returns it, plus polled_at and event: lead.created for a lead not changed since it was created, else lead.updated, a name this node gives (the service sends no such event). ${FLAT_COLUMNS_DETAIL}`,
+			},
 		],
 		{ show: { event: [POLL_EVENTS.leadChanged] } },
 	),

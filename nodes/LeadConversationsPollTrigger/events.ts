@@ -71,7 +71,8 @@ export function transferredItem(conversation: IDataObject, polledAt: string): ID
 
 /**
  * New or Updated Lead: the whole lead as the service returned it. `lead.created` while it has
- * not changed since its creation, `lead.updated` after.
+ * not changed since its creation, `lead.updated` after: a name of this package's own (the
+ * service sends no such event), kept because workflows already test for it.
  */
 export function changedLeadItem(lead: IDataObject, polledAt: string): IDataObject {
 	const created = lead.created_at !== undefined && lead.created_at === lead.updated_at;

@@ -1,4 +1,4 @@
-// What the poll trigger keeps between polls (the node's static data) and how a complete read
+// What the polling trigger keeps between polls (the node's static data) and how a complete read
 // moves it. Pure functions: no n8n context, no HTTP.
 //
 // New leads: `mark` is the latest `created_at` seen and `atMark` the IDs created at exactly that

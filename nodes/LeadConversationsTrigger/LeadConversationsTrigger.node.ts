@@ -11,6 +11,7 @@ import { CREDENTIAL_NAME } from '../shared/constants';
 import { testSigningSecret } from '../shared/events/signingSecret';
 import { receiveDelivery } from './delivery/receive';
 import { triggerPanel, triggerProperties } from './description';
+import { optionNamesSubtitle } from '../shared/subtitle';
 import { legacySigningSecret, readSettings } from './settings';
 import { unsubscribe, withStoredSubscription } from './subscription/lifecycle';
 import { isCurrentSubscription, subscribe } from './subscription/subscribe';
@@ -27,7 +28,8 @@ export class LeadConversationsTrigger implements INodeType {
 		// One version. Above 1 because n8n evaluates a legacy Webhook-v1 expression on every
 		// delivery to a node at version 1. Workflows saved at 1 or 1.1 load and run unchanged.
 		version: 2,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// The chosen events as the Events dropdown names them: "Lead Qualified", not "lead.qualified".
+		subtitle: optionNamesSubtitle('events', triggerProperties),
 		// n8n lists this trigger and the action node as one entry of the nodes panel, under the
 		// trigger's description: it speaks for both.
 		description:

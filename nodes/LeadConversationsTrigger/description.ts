@@ -8,7 +8,7 @@ import {
 	otherEventNamesProperty,
 	webhookEventsProperty,
 } from '../shared/events/options';
-import { FLAT_OUTPUT_DESCRIPTION } from '../shared/flatLead';
+import { FLAT_COLUMNS_DETAIL } from '../shared/flatLead';
 import { optionsOf } from '../shared/labels';
 import { CURRENT_LEAD_FLAT } from './settings';
 import { optionsCollection } from '../shared/descriptions';
@@ -18,7 +18,8 @@ import { optionsCollection } from '../shared/descriptions';
  * happen" text: what Execute step needs (an https:// URL the service can reach) and the way out.
  */
 export const triggerPanel: TriggerPanelDefinition = {
-	header: 'Listening for an event from the lead service',
+	// Shown before Execute step is clicked: what to do, not "Listening", which it is not yet.
+	header: 'Receive a test event from the lead service',
 	executionsHelp: {
 		inactive:
 			'<b>While building</b>, click Execute step: the trigger subscribes with its test URL and waits. Then make the event happen in the service (for a new lead, create one) and it appears here.<br /><br />The service delivers only to <b>https://</b> addresses that it can reach. If n8n runs on plain http or on your own machine, set N8N_WEBHOOK_URL to a public https:// address (a tunnel while testing; N8N_PROXY_HOPS=1 behind a proxy that ends TLS), or use the <b>Lead Conversations Polling Trigger</b>, which needs no public address.<br /><br /><b>To run automatically</b>, publish the workflow: the trigger subscribes with its production URL.',
@@ -113,12 +114,14 @@ export const triggerProperties: INodeProperties[] = [
 		},
 		{
 			...eventOutputOption,
+			// The dropdown shows an option's description on one or two lines: the detail is here.
+			description: `Current Lead, Flat reads the lead as it is now (as Fetch Current Lead does) and gives the Flat columns of Lead → Get Many and the Polling Trigger. ${FLAT_COLUMNS_DETAIL} When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
 			options: [
 				...(eventOutputOption.options as INodePropertyOptions[]),
 				{
 					name: 'Current Lead, Flat',
 					value: CURRENT_LEAD_FLAT,
-					description: `The lead as it is now (read as by Fetch Current Lead), as the Flat columns of Lead → Get Many and the Poll Trigger: ${FLAT_OUTPUT_DESCRIPTION}. When the lead cannot be read, the item holds the lead ID and current_lead_error only.`,
+					description: 'The lead as it is now, in spreadsheet columns',
 				},
 			],
 		},

@@ -1,4 +1,4 @@
-// "Flat" output of a lead (Lead → Get Many, the poll trigger's lead events, the webhook trigger's
+// "Flat" output of a lead (Lead → Get Many, the polling trigger's lead events, the webhook trigger's
 // Fetch Current Lead): one row per lead with the same columns in the same order every time, so a
 // spreadsheet row lines up whichever path filled it, even when the service adds or omits a field.
 
@@ -21,9 +21,12 @@ export const FLAT_LEAD_COLUMNS = [
 	'organization_id',
 ] as const;
 
-/** How the Output option of each node describes Flat. */
-export const FLAT_OUTPUT_DESCRIPTION =
-	'Spreadsheet-ready columns in a fixed order, from the lead ID, name and phone to the organization ID; missing values are empty';
+/** How the Output option of each node describes Flat: short, the dropdown shows two lines. */
+export const FLAT_OUTPUT_DESCRIPTION = 'Spreadsheet columns in a fixed order, blank when missing';
+
+/** The detail, for the Output field's own description. */
+export const FLAT_COLUMNS_DETAIL =
+	'Flat gives the same 14 columns for every lead, in a fixed order from id, name and phone to organization_id; a value the service leaves out is empty.';
 
 function cell(value: unknown): string | number | boolean | null {
 	if (value === undefined || value === null) return null;

@@ -1,7 +1,7 @@
 // A high-water mark of `created_at` with the IDs created at exactly that instant: the service
 // filters `created_after` as "on or after", so the leads at the mark come back on the next read
 // and their IDs tell them apart from a lead created later in the same millisecond. Used by
-// Lead → Get Many's "only new" option and the poll trigger's New Lead event.
+// Lead → Get Many's "only new" option and the polling trigger's New Lead event.
 
 import type { IDataObject } from 'n8n-workflow';
 

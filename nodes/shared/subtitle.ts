@@ -12,7 +12,7 @@ function chain(cases: Array<{ condition: string; text: string }>, fallback: stri
 	return `={{${branches.join('')}${fallback}}}`;
 }
 
-/** The name of the chosen option of one parameter, e.g. the poll trigger's Event. */
+/** The name of the chosen option of one parameter, e.g. the polling trigger's Event. */
 export function optionNameSubtitle(name: string, properties: INodeProperties[]): string {
 	const options = (properties.find((property) => property.name === name)?.options ??
 		[]) as INodePropertyOptions[];
@@ -23,6 +23,22 @@ export function optionNameSubtitle(name: string, properties: INodeProperties[]):
 		})),
 		parameter(name),
 	);
+}
+
+/**
+ * The names of the chosen options of a multi-option parameter, e.g. the webhook trigger's Events:
+ * "Lead Qualified, Lead Assigned". A value no option names (typed in an expression) shows as is.
+ */
+export function optionNamesSubtitle(name: string, properties: INodeProperties[]): string {
+	const options = (properties.find((property) => property.name === name)?.options ??
+		[]) as INodePropertyOptions[];
+	const nameOf = options
+		.map(
+			(option) => `value === ${JSON.stringify(option.value)} ? ${JSON.stringify(option.name)} : `,
+		)
+		.join('');
+	const chosen = `(Array.isArray(${parameter(name)}) ? ${parameter(name)} : [])`;
+	return `={{${chosen}.map((value) => ${nameOf}value).join(", ")}}`;
 }
 
 /**

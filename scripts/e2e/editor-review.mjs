@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Opens each node of the package in a running n8n editor, as a person reviewing them would, and
-// takes the README's pictures of them: the action node (Lead → Get Many), the webhook trigger,
-// the polling trigger and Event → Verify. It also does what a user trips over first: it fills in
-// Agent → Update's Handoff Triggers with a blank row and runs the step, and opens Send Message's
-// conversation list. Headless Chromium (Debian's `chromium` package) at 1440×900, driven by
+// takes the README's pictures of them: the action node (Lead → Get Many, Lead → Assign), the
+// webhook trigger, the Polling Trigger (New or Updated Lead) and Event → Verify. It also does what
+// a user trips over first: it fills in Agent → Update's Handoff Triggers with a blank row and runs
+// the step, opens Send Message's conversation list, and measures the Output dropdowns' options. Headless Chromium (Debian's `chromium` package) at 1440×900, driven by
 // playwright-core from the n8n install, like screenshot-node-panel.mjs.
 //
 // Start the editor first (`npm run dev`), then:
@@ -13,158 +13,19 @@
 // It makes a workflow ("Editor review") and a Signing Secret credential through the editor's own
 // REST calls, and deletes both at the end unless --keep is given. Prints one JSON line of what
 // it saw, which test/e2e/specs/editor-review.e2e.ts checks.
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { OWNER, launchChromium, option, repoRoot, signIn } from './editor.mjs';
+import { reviewPage, visibleText } from './review-page.mjs';
+import { NODES, reviewWorkflow } from './review-workflow.mjs';
 
 const url = option('url', 'http://localhost:5678');
 const outDir = resolve(repoRoot, option('out-dir', 'docs'));
 const email = option('email', OWNER.email);
 const password = option('password', OWNER.password);
 const keep = process.argv.includes('--keep');
-const PACKAGE = 'n8n-nodes-lead-conversations';
 
 const step = (text) => process.stderr.write(`[editor-review] ${text}\n`);
-
-/** The nodes of the review workflow; names are what the checks look for. */
-const NODES = {
-	trigger: 'Lead Conversations Trigger',
-	poll: 'Lead Conversations Polling Trigger',
-	getMany: 'Get many leads',
-	sendMessage: 'Send a message',
-	updateAgent: 'Update an agent',
-	verify: 'Verify a delivery',
-	manual: 'When clicking Execute workflow',
-};
-
-function reviewWorkflow(apiCredential, secretCredential) {
-	const api = { leadConversationsApi: apiCredential };
-	const node = (id, name, type, typeVersion, position, parameters, credentials) => ({
-		id: `e0000000-0000-4000-8000-00000000000${id}`,
-		name,
-		type,
-		typeVersion,
-		position,
-		parameters,
-		...(credentials ? { credentials } : {}),
-	});
-	return {
-		name: 'Editor review',
-		nodes: [
-			node(
-				1,
-				NODES.trigger,
-				`${PACKAGE}.leadConversationsTrigger`,
-				2,
-				[0, 0],
-				{
-					events: ['lead.qualified'],
-					subscription: 'manual',
-					options: { intents: ['purchase_30_days'], channels: ['api'], maxEventAge: 60 },
-				},
-				{ ...api, leadConversationsSigningSecretApi: secretCredential },
-			),
-			node(
-				2,
-				NODES.poll,
-				`${PACKAGE}.leadConversationsPollTrigger`,
-				1,
-				[0, 300],
-				{
-					event: 'leadStatus',
-					statuses: ['qualified'],
-					filters: { intents: ['purchase_30_days'], channels: ['api'] },
-				},
-				api,
-			),
-			node(3, NODES.manual, 'n8n-nodes-base.manualTrigger', 1, [0, 600], {}),
-			node(
-				4,
-				NODES.getMany,
-				`${PACKAGE}.leadConversations`,
-				1.1,
-				[300, 600],
-				{
-					resource: 'lead',
-					operation: 'getAll',
-					returnAll: true,
-					filters: { intent: 'purchase_30_days', scoreMin: 60 },
-					options: { onlyNewSinceLastRun: true, output: 'flat' },
-				},
-				api,
-			),
-			node(
-				5,
-				NODES.updateAgent,
-				`${PACKAGE}.leadConversations`,
-				1.1,
-				[300, 800],
-				{ resource: 'agent', operation: 'update', agent: { __rl: true, mode: 'list', value: '' } },
-				api,
-			),
-			node(
-				6,
-				NODES.sendMessage,
-				`${PACKAGE}.leadConversations`,
-				1.1,
-				[600, 600],
-				{
-					resource: 'conversation',
-					operation: 'sendMessage',
-					conversation: { __rl: true, mode: 'list', value: '' },
-					content: 'Hello from the sales team',
-				},
-				api,
-			),
-			node(
-				7,
-				NODES.verify,
-				`${PACKAGE}.leadConversations`,
-				1.1,
-				[600, 800],
-				{ resource: 'event', operation: 'verify', options: { output: 'data' } },
-				{ leadConversationsSigningSecretApi: secretCredential },
-			),
-		],
-		connections: {
-			[NODES.manual]: {
-				main: [
-					[
-						{ node: NODES.getMany, type: 'main', index: 0 },
-						{ node: NODES.updateAgent, type: 'main', index: 0 },
-					],
-				],
-			},
-			[NODES.getMany]: { main: [[{ node: NODES.sendMessage, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
-async function rest(page, method, path, data) {
-	// n8n ties its session cookie to the browser id the editor keeps and sends as a header.
-	const browserId = await page.evaluate(() => window.localStorage.getItem('n8n-browserId'));
-	const response = await page.request.fetch(`${url}/rest${path}`, {
-		method,
-		headers: browserId ? { 'browser-id': browserId } : {},
-		...(data === undefined ? {} : { data }),
-	});
-	if (!response.ok())
-		throw new Error(`${method} /rest${path}: ${response.status()} ${await response.text()}`);
-	return (await response.json()).data;
-}
-
-/** The text a person sees in an element, input values and placeholders included. */
-async function visibleText(locator) {
-	return await locator.evaluate((element) => {
-		// An empty input shows its placeholder ("Add Option" is a select's placeholder).
-		const values = [...element.querySelectorAll('input, textarea')]
-			.map((input) => input.value || input.placeholder)
-			.filter((value) => value);
-		return `${element.innerText}\n${values.join('\n')}`;
-	});
-}
 
 const browser = await launchChromium();
 const page = await browser.newPage({
@@ -176,62 +37,35 @@ const seen = { screenshots: {} };
 let workflowId;
 let secretCredentialId;
 
-/** A cold editor on a busy machine takes minutes to load its files. */
-async function openWorkflow() {
-	await page.goto(`${url}/workflow/${workflowId}`, {
-		waitUntil: 'domcontentloaded',
-		timeout: 240_000,
-	});
-}
-
-async function openNode(name) {
-	await openWorkflow();
-	const canvasNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
-	await canvasNode.waitFor({ state: 'visible', timeout: 120_000 });
-	await canvasNode.dblclick();
-	const ndv = page.locator('[data-test-id="ndv"]');
-	await ndv.waitFor({ state: 'visible' });
-	await page.waitForTimeout(1_000);
-	return ndv;
-}
-
-async function closeNode() {
-	await page.keyboard.press('Escape');
-	await page.waitForTimeout(500);
-}
-
-async function shoot(file) {
-	mkdirSync(outDir, { recursive: true });
-	const path = join(outDir, file);
-	// Let toasts go away before the picture.
-	await page
-		.locator('.el-notification')
-		.first()
-		.waitFor({ state: 'hidden', timeout: 15_000 })
-		.catch(() => {});
-	await page.mouse.move(0, 899);
-	await page.waitForTimeout(500);
-	await page.screenshot({ path });
-	seen.screenshots[file] = path;
-	step(`saved ${path}`);
-}
+const { rest, openWorkflow, openNode, closeNode, shoot, measureOption } = reviewPage({
+	page,
+	url,
+	outDir,
+	seen,
+	step,
+	workflow: () => workflowId,
+});
 
 try {
 	step(`signing in on ${url}`);
 	await signIn(page, url, { email, password }, 240_000);
+	// The editor's one-time "you can pin this output" tip would cover the pictures' output panel.
+	await page.evaluate(() => {
+		for (const key of ['N8N_PIN_DATA_DISCOVERY_NDV', 'N8N_PIN_DATA_DISCOVERY_CANVAS'])
+			window.localStorage.setItem(key, 'true');
+	});
 
-	const credentials = await rest(page, 'GET', '/credentials');
+	const credentials = await rest('GET', '/credentials');
 	const api = credentials.find((credential) => credential.type === 'leadConversationsApi');
 	if (!api)
 		throw new Error('No Lead Conversations API credential: start the editor with npm run dev');
-	const secret = await rest(page, 'POST', '/credentials', {
+	const secret = await rest('POST', '/credentials', {
 		name: 'Lead Conversations signing secret (review)',
 		type: 'leadConversationsSigningSecretApi',
 		data: { signingSecret: 'whsec_review_0123456789abcdef' },
 	});
 	secretCredentialId = secret.id;
 	const workflow = await rest(
-		page,
 		'POST',
 		'/workflows',
 		reviewWorkflow({ id: api.id, name: api.name }, { id: secret.id, name: secret.name }),
@@ -264,12 +98,42 @@ try {
 		)
 	).filter(Boolean);
 	await shoot('node-trigger.png');
+	// Output's dropdown: is Current Lead, Flat's description shown whole?
+	seen.trigger.currentLeadFlat = await measureOption(ndv, 'output', 'Current Lead, Flat');
 	await closeNode();
 
 	ndv = await openNode(NODES.poll);
 	seen.poll = { text: await visibleText(ndv) };
-	await shoot('node-poll-trigger.png');
 	await closeNode();
+
+	// New or Updated Lead: its cost notice (how tall it stands) and Output's Flat.
+	ndv = await openNode(NODES.sync);
+	seen.sync = { text: await visibleText(ndv) };
+	const notice = ndv.getByText('Each poll reads all your leads', { exact: false }).first();
+	seen.sync.costNotice = await notice
+		.evaluate((element) => {
+			// Lines as drawn: the distinct tops of the text's boxes.
+			const range = document.createRange();
+			range.selectNodeContents(element);
+			const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+			return { text: element.innerText.trim(), lines: tops.size };
+		})
+		.catch(() => undefined);
+	// Fetch Test Event: real rows in the picture; it moves no position.
+	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+	await ndv
+		.locator('[data-test-id="output-panel"] table')
+		.first()
+		.waitFor({ timeout: 120_000 })
+		.catch(() => step('Fetch Test Event showed no table'));
+	await shoot('node-poll-trigger.png');
+	seen.sync.flat = await measureOption(ndv, 'output', 'Flat');
+	await closeNode();
+
+	// The node type as the editor knows it: its name, and the name a new node gets.
+	const types = await (await page.request.get(`${url}/types/nodes.json`)).json();
+	const pollType = types.find((type) => type.name.endsWith('.leadConversationsPollTrigger'));
+	seen.pollType = { displayName: pollType?.displayName, defaultName: pollType?.defaults?.name };
 
 	ndv = await openNode(NODES.getMany);
 	seen.getMany = { text: await visibleText(ndv) };
@@ -281,6 +145,11 @@ try {
 		.waitFor({ timeout: 120_000 })
 		.catch(() => step('Get Many showed no table'));
 	await shoot('node-action.png');
+	await closeNode();
+
+	ndv = await openNode(NODES.assign);
+	seen.assign = { text: await visibleText(ndv) };
+	await shoot('node-assign.png');
 	await closeNode();
 
 	ndv = await openNode(NODES.verify);
@@ -351,7 +220,7 @@ try {
 	// What the editor stored for the rows: save, then read the workflow back.
 	await page.keyboard.press('Control+s');
 	await page.waitForTimeout(2_000);
-	const stored = await rest(page, 'GET', `/workflows/${workflowId}`);
+	const stored = await rest('GET', `/workflows/${workflowId}`);
 	seen.updateAgent.parameters = stored.nodes.find((n) => n.name === NODES.updateAgent)?.parameters;
 
 	process.stdout.write(`${JSON.stringify(seen)}\n`);
@@ -363,11 +232,11 @@ try {
 	if (!keep) {
 		if (workflowId) {
 			// n8n 2.x deletes only an archived workflow.
-			await rest(page, 'POST', `/workflows/${workflowId}/archive`).catch(() => {});
-			await rest(page, 'DELETE', `/workflows/${workflowId}`).catch(() => {});
+			await rest('POST', `/workflows/${workflowId}/archive`).catch(() => {});
+			await rest('DELETE', `/workflows/${workflowId}`).catch(() => {});
 		}
 		if (secretCredentialId) {
-			await rest(page, 'DELETE', `/credentials/${secretCredentialId}`).catch(() => {});
+			await rest('DELETE', `/credentials/${secretCredentialId}`).catch(() => {});
 		}
 	}
 	await browser.close();

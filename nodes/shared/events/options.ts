@@ -90,7 +90,7 @@ export const otherEventNamesProperty: INodeProperties = {
 	name: 'otherEvents',
 	type: 'string',
 	default: '',
-	placeholder: 'lead.updated, conversation.closed',
+	placeholder: 'appointment.cancelled, conversation.closed',
 	description:
 		'Names of events not in the list above, separated by commas, spelled as the service sends them',
 };

@@ -15,15 +15,30 @@ import { prepareUserFolder } from '../../../harness/real-n8n/setup';
 // The points a review of the nodes in the real editor found, seen again in n8n 2.41.1's editor
 // through headless Chromium (scripts/e2e/editor-review.mjs): the package installed as a community
 // package, its credential pointing at the sandbox. The script opens each node the way a person
-// does, types into Agent → Update's Handoff Triggers, runs the step, and opens Send Message's
-// conversation list; it prints what it saw, which this spec checks.
+// does, types into Agent → Update's Handoff Triggers, runs the step, opens Send Message's
+// conversation list and the Output dropdowns; it prints what it saw, which this spec checks.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** An option of a dropdown as the editor shows it (scripts/e2e/review-page.mjs measureOption). */
+interface MeasuredOption {
+	shown: string;
+	description: string;
+	/** The parts whose text is longer than their box: a cut description. */
+	cut: string[];
+}
+
 interface Seen {
 	canvas: Record<string, string>;
-	trigger: { text: string; credentialLabels: string[] };
+	trigger: { text: string; credentialLabels: string[]; currentLeadFlat: MeasuredOption };
 	poll: { text: string };
+	sync: {
+		text: string;
+		costNotice?: { text: string; lines: number };
+		flat: MeasuredOption;
+	};
+	pollType: { displayName?: string; defaultName?: string };
+	assign: { text: string };
 	getMany: { text: string };
 	verify: { text: string };
 	sendMessage: { rows: Array<{ name: string; value: string }>; shownRows: string[] };
@@ -116,9 +131,10 @@ describe('the nodes in the real editor, after the review', () => {
 	});
 
 	it("shows the polling trigger's event as its subtitle, in words", () => {
-		const poll = seen.canvas['Lead Conversations Polling Trigger'];
+		const poll = seen.canvas['Qualified leads'];
 		expect(poll).toContain('Lead Reached a Status');
 		expect(poll).not.toContain('leadStatus');
+		expect(seen.canvas['Lead Conversations Polling Trigger']).toContain('New or Updated Lead');
 		expect(seen.canvas['Send a message']).toContain('Send Message: Conversation');
 		expect(seen.canvas['Get many leads']).toContain('Get Many: Lead');
 	});
@@ -141,9 +157,51 @@ describe('the nodes in the real editor, after the review', () => {
 		expect(seen.getMany.text).toContain('Score At Least');
 	});
 
+	it('shows the webhook trigger\'s events as its subtitle, in words, and no idle "Listening"', () => {
+		const trigger = seen.canvas['Lead Conversations Trigger'];
+		expect(trigger).toContain('Lead Qualified');
+		expect(trigger).not.toContain('lead.qualified');
+		expect(seen.trigger.text).toContain('Receive a test event from the lead service');
+		expect(seen.trigger.text).not.toContain('Listening for');
+	});
+
+	it("shows New or Updated Lead's cost as one short sentence, in words", () => {
+		const notice = seen.sync.costNotice!;
+		expect(notice.text).toBe(
+			"Each poll reads all your leads, one request per 100, and leaves half of the key's 1,000 requests a minute to other work: a large account is read over several polls.",
+		);
+		// At most three lines in the panel (the table it replaced took more than ten).
+		expect(notice.lines).toBeGreaterThan(0);
+		expect(notice.lines).toBeLessThanOrEqual(3);
+		expect(seen.sync.text).not.toMatch(/⌈|Share of that limit/);
+	});
+
+	it("shows the Output options' descriptions whole in their dropdowns", () => {
+		expect(seen.trigger.currentLeadFlat).toEqual({
+			shown: expect.stringContaining('Current Lead, Flat'),
+			description: 'The lead as it is now, in spreadsheet columns',
+			cut: [],
+		});
+		expect(seen.sync.flat).toEqual({
+			shown: expect.stringContaining('Flat'),
+			description: 'Spreadsheet columns in a fixed order, blank when missing',
+			cut: [],
+		});
+	});
+
+	it('calls the polling trigger by one name: "Polling Trigger"', () => {
+		expect(seen.pollType).toEqual({
+			displayName: 'Lead Conversations Polling Trigger',
+			defaultName: 'Lead Conversations Polling Trigger',
+		});
+		const texts = [seen.trigger, seen.poll, seen.sync, seen.getMany, seen.verify, seen.assign];
+		for (const { text } of texts) expect(text).not.toMatch(/Poll Trigger/);
+	});
+
 	it('takes a picture of each node', () => {
 		for (const file of [
 			'node-action.png',
+			'node-assign.png',
 			'node-trigger.png',
 			'node-poll-trigger.png',
 			'node-verify.png',

@@ -124,7 +124,7 @@ describe('node panel search in the real editor', () => {
 		const triggers = section('Triggers');
 		const actions = section('Actions');
 		// The trigger node: its events.
-		// n8n counts the trigger's events; the poll trigger may be listed beside them.
+		// n8n counts the trigger's events; the polling trigger may be listed beside them.
 		expect(triggers.title).toMatch(/^Triggers \(\d+\)$/);
 		expect(triggers.items.length).toBeGreaterThanOrEqual(
 			Number(/\d+/.exec(triggers.title ?? '')?.[0]),

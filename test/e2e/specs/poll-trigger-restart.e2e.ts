@@ -3,7 +3,7 @@ import { waitFor } from '../../../harness/real-n8n/processes';
 import { queryN8nDatabase } from '../../../harness/real-n8n/sqlite';
 import { POLL_NODE, POLL_WAIT_MS, sleep, usePollTriggerN8n } from '../support/pollTrigger';
 
-// A restart of n8n before the poll trigger's first execution: does the position the activation
+// A restart of n8n before the polling trigger's first execution: does the position the activation
 // poll took survive it? n8n 2.41.1, default settings (no durable poll cursors). Two workflows
 // (New Lead, Lead Reached a Status) are activated, n8n is stopped before any execution, the
 // service changes while n8n is down, n8n starts again. What the database holds after the
@@ -11,7 +11,7 @@ import { POLL_NODE, POLL_WAIT_MS, sleep, usePollTriggerN8n } from '../support/po
 
 const ctx = usePollTriggerN8n('poll-trigger-restart', 778);
 
-/** The poll trigger's static data as n8n stored it in the workflow's row. */
+/** The polling trigger's static data as n8n stored it in the workflow's row. */
 async function storedPosition(workflowId: string): Promise<Record<string, any> | undefined> {
 	const [row] = await queryN8nDatabase<{ staticData: string | null }>(
 		ctx.userFolder,
@@ -21,7 +21,7 @@ async function storedPosition(workflowId: string): Promise<Record<string, any> |
 	return row?.staticData ? JSON.parse(row.staticData)[`node:${POLL_NODE}`] : undefined;
 }
 
-describe('Poll Trigger in n8n 2.41.1: a restart before the first execution', () => {
+describe('Polling Trigger in n8n 2.41.1: a restart before the first execution', () => {
 	let beforeActivation: string;
 
 	it('the activation poll stores its position in the database at once, with no execution', async () => {

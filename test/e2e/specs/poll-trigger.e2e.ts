@@ -6,7 +6,7 @@ import {
 import { waitFor } from '../../../harness/real-n8n/processes';
 import { POLL_NODE, POLL_WAIT_MS, sleep, usePollTriggerN8n } from '../support/pollTrigger';
 
-// The poll trigger inside a real n8n without any public URL: plain HTTP on localhost, a
+// The polling trigger inside a real n8n without any public URL: plain HTTP on localhost, a
 // one-minute Poll Times. Two workflows poll the sandbox (new leads, leads reaching qualified);
 // the service changes between polls and across an n8n restart, and the executions n8n records
 // are compared with those changes. Minimum number of polls: activation (baseline), one
@@ -14,7 +14,7 @@ import { POLL_NODE, POLL_WAIT_MS, sleep, usePollTriggerN8n } from '../support/po
 
 const ctx = usePollTriggerN8n('poll-trigger', 777);
 
-describe('Lead Conversations Poll Trigger in n8n 2.41.1, one-minute Poll Times, no public URL', () => {
+describe('Lead Conversations Polling Trigger in n8n 2.41.1, one-minute Poll Times, no public URL', () => {
 	let beforeActivation: string;
 	let first: string;
 	let qualifiedFirst: string;

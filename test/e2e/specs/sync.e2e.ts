@@ -26,7 +26,7 @@ import { pollTimesEvery } from '../../../harness/queue/pathWorkflows';
 import { seededRandom } from '../../../harness/support/random';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 
-// The leads mirror example (poll trigger, New or Updated Lead, Output Flat → n8n's Data Table
+// The leads mirror example (polling trigger, New or Updated Lead, Output Flat → n8n's Data Table
 // node, Upsert on lead_id) inside a real n8n 2.41.1: filled from 300 leads, then 200 random
 // changes, some while a poll is reading pages, then more across a restart. After each round the
 // table must equal GET /leads field by field and every change must have come as one item.

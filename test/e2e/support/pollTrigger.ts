@@ -22,7 +22,7 @@ import { prepareUserFolder } from '../../../harness/real-n8n/setup';
 // created through n8n's public API; their activation; a stop and a start of n8n on the same
 // user folder; and what the polls and executions show.
 
-export const POLL_NODE = 'Lead Conversations Poll Trigger';
+export const POLL_NODE = 'Lead Conversations Polling Trigger';
 /** Longer than one Poll Times minute plus n8n's start of the execution. */
 export const POLL_WAIT_MS = 100_000;
 

@@ -1,5 +1,5 @@
 // The New or Updated Lead position's rules, as pure functions (changes.ts, changesPoll.ts's clock,
-// pollCost.ts's table).
+// pollCost.ts's arithmetic).
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -13,7 +13,8 @@ import {
 	serviceTimeOf,
 } from '../../../nodes/LeadConversationsPollTrigger/changesPoll';
 import {
-	costLines,
+	KEY_RESERVE,
+	leavesReserve,
 	requestsPerPoll,
 	shareOfLimit,
 } from '../../../nodes/LeadConversationsPollTrigger/pollCost';
@@ -100,15 +101,23 @@ describe("the service's clock", () => {
 	});
 });
 
-describe('the cost table', () => {
-	test('⌈N/100⌉ requests per poll, as a share of 1,000 per minute', () => {
+describe('the cost', () => {
+	test('N/100 requests per poll, rounded up, as a share of 1,000 per minute', () => {
 		expect([0, 1, 100, 101, 1_000, 20_000, 100_000].map(requestsPerPoll)).toEqual([
 			1, 1, 1, 2, 10, 200, 1_000,
 		]);
 		expect(shareOfLimit(20_000, 1)).toBe(20);
 		expect(shareOfLimit(100_000, 5)).toBe(20);
-		expect(costLines()[2]).toBe(
-			'20,000 leads (200 requests): every 1 min 20%, every 5 min 4%, every 15 min 1.3%, every hour 0.3%',
-		);
+	});
+
+	test('a poll reads on while the key has half of its minute left, or says nothing of it', () => {
+		expect(KEY_RESERVE).toBe(500);
+		expect([undefined, 1_000, 500, 499, 0].map(leavesReserve)).toEqual([
+			true,
+			true,
+			true,
+			false,
+			false,
+		]);
 	});
 });

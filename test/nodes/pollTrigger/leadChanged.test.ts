@@ -1,4 +1,4 @@
-// The poll trigger's New or Updated Lead event through n8n's poll engine against the sandbox:
+// The polling trigger's New or Updated Lead event through n8n's poll engine against the sandbox:
 // every change to a lead reaches the workflow once, including changes made while a poll reads.
 
 import type { IDataObject } from 'n8n-workflow';

@@ -1,4 +1,4 @@
-// The poll trigger's New Lead event through n8n's poll engine against the sandbox.
+// The polling trigger's New Lead event through n8n's poll engine against the sandbox.
 
 import { useSandbox } from '../../support/useSandbox';
 import { NEW_LEAD, idsOf, requestsDuring, describeEachKeeping } from './helpers';

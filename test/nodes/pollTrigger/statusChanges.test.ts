@@ -1,4 +1,4 @@
-// The poll trigger's Lead Reached a Status and Conversation Handed to a Human events.
+// The polling trigger's Lead Reached a Status and Conversation Handed to a Human events.
 
 import { useSandbox } from '../../support/useSandbox';
 import {

@@ -94,9 +94,21 @@ describe('labels: one source for every node (8)', () => {
 });
 
 describe('subtitles read as words (10)', () => {
-	it('the poll trigger shows the chosen event as the Event dropdown names it', () => {
+	it('the polling trigger shows the chosen event as the Event dropdown names it', () => {
 		expect(subtitleOf('poll', poll, { event: 'newLead' })).toBe('New Lead');
 		expect(subtitleOf('poll', poll, { event: 'leadStatus' })).toBe('Lead Reached a Status');
+	});
+
+	it('the webhook trigger shows the chosen events as the Events dropdown names them', () => {
+		const type = 'n8n-nodes-lead-conversations.leadConversationsTrigger';
+		expect(subtitleOf(type, trigger, { events: ['lead.qualified'] })).toBe('Lead Qualified');
+		expect(subtitleOf(type, trigger, { events: ['lead.qualified', 'lead.assigned'] })).toBe(
+			'Lead Qualified, Lead Assigned',
+		);
+		expect(subtitleOf(type, trigger, { events: ['*', 'lead.somethingNew'] })).toBe(
+			'All Events, lead.somethingNew',
+		);
+		expect(trigger.triggerPanel).toMatchObject({ header: expect.not.stringMatching(/Listening/) });
 	});
 
 	it('the action node shows "Operation: Resource" in the dropdowns\' words', () => {
@@ -234,7 +246,20 @@ describe('the nodes panel (16)', () => {
 		expect(trigger.description).toMatch(/start workflows on its events/);
 	});
 
-	it('lists the poll trigger as "Lead Conversations Polling"', () => {
+	it("says that lead.updated is the Polling Trigger's own name, and offers it nowhere as a service event", () => {
+		const outputs = named(poll, 'output').filter((property) =>
+			String(property.description).includes('lead.updated'),
+		);
+		expect(outputs).toHaveLength(1);
+		expect(outputs[0].description).toMatch(
+			/a name this node gives \(the service sends no such event\)/,
+		);
+		for (const description of [trigger, poll, action]) {
+			expect(JSON.stringify(named(description, 'otherEvents'))).not.toContain('lead.updated');
+		}
+	});
+
+	it('lists the polling trigger as "Lead Conversations Polling"', () => {
 		expect(poll.displayName.replace('Trigger', '').trimEnd()).toBe('Lead Conversations Polling');
 	});
 });

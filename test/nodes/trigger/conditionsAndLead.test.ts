@@ -116,7 +116,7 @@ describe('Fetch Current Lead', () => {
 		});
 	});
 
-	it('Output: Current Lead, Flat gives the Flat columns of Get Many and the poll trigger, from the lead as it is now', async () => {
+	it('Output: Current Lead, Flat gives the Flat columns of Get Many and the polling trigger, from the lead as it is now', async () => {
 		const harness = await activeTrigger(
 			triggerParameters({ options: { output: 'currentLeadFlat' } }),
 		);

@@ -189,7 +189,7 @@ export function exampleSpecs(): void {
 			parameters.pollTimes = pollTimesEvery(POLL_SECONDS);
 			parameters.options = { ...(parameters.options as object), includeExistingLeads: true };
 		});
-		// The user's credential for that account on the poll trigger.
+		// The user's credential for that account on the polling trigger.
 		const withAccount = nodes.map((node) =>
 			String(node.type).endsWith('.leadConversationsPollTrigger')
 				? { ...node, credentials: { leadConversationsApi: BETA_CREDENTIAL } }

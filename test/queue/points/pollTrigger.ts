@@ -4,7 +4,7 @@ import { sleep } from '../support/runs';
 import { announcedBy, newLeadPolls } from '../support/service';
 import { IDS, POLL_SECONDS, suite } from '../support/suite';
 
-// Point 3, the other path that reaches zero: the poll trigger. n8n polls on the leader main only
+// Point 3, the other path that reaches zero: the polling trigger. n8n polls on the leader main only
 // and stores the position with the poll that starts a run; the runs go to the workers. Leads
 // are created and qualified between polls and while main restarts; each change must start
 // exactly one announcement, the baseline none.
@@ -27,7 +27,7 @@ function newLeadOfAlpha(): string {
 }
 
 export function pollTriggerSpecs(): void {
-	it('poll trigger on the leader main: every new lead and every lead reaching qualified announced exactly once, across a restart of main, nothing on the baseline poll', async () => {
+	it('polling trigger on the leader main: every new lead and every lead reaching qualified announced exactly once, across a restart of main, nothing on the baseline poll', async () => {
 		const { cluster, sandbox } = suite;
 		const create = () => sandbox.control.createChannelLead({ channel: 'web_form' }).id;
 		const qualify = () => {
@@ -71,7 +71,7 @@ export function pollTriggerSpecs(): void {
 		);
 		recordFigure({
 			point: '3',
-			test: 'poll trigger: changes between polls and across a restart of main',
+			test: 'polling trigger: changes between polls and across a restart of main',
 			figure: `new leads announced ${expectedLeads.filter((id) => leads.get(id) === 1).length}/${expectedLeads.length} once, qualified ${expectedQualified.filter((id) => qualified.get(id) === 1).length}/${expectedQualified.length} once; announced twice ${twice}; baseline lead/qualified announced ${leads.has(baseline.lead)}/${qualified.has(baseline.qualified)}; executions ${JSON.stringify(counts)}; poll every ${POLL_SECONDS} s`,
 			target: 'each change exactly once, nothing from the baseline',
 		});

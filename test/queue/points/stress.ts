@@ -8,10 +8,10 @@ import { IDS, POLL_SECONDS, suite, WEBHOOK_IDS } from '../support/suite';
 
 // Point 3, static data under stress: whatever the webhook trigger does must never lose or undo
 // its subscription's id and secret, nor another node's static data in the same column. The
-// other node is the poll trigger (its position is written by main after each poll that starts a
+// other node is the polling trigger (its position is written by main after each poll that starts a
 // run): in n8n 2.41.1 a node that keeps static data on a worker never sees it (see onlyNew.ts).
 // The workflow holds both triggers; leads stream in (each one a delivery to the webhook trigger
-// and a lead the poll trigger must announce once) while the workflow is re-activated again and
+// and a lead the polling trigger must announce once) while the workflow is re-activated again and
 // again. The stream keeps to the rate the cluster answers promptly (STREAM_PER_SECOND, with no
 // other trigger on lead.created active): beyond it, answers later than the service's 10 s fail
 // and are retried a minute on, and the event after the stress would meet that backlog.
@@ -44,7 +44,7 @@ async function reactivate(): Promise<void> {
 const announcedByPoll = () => announcedBy('stressPoll');
 
 export function stressSpecs(): void {
-	it('static data under stress: re-activations while deliveries stream in, a poll trigger beside the webhook trigger; the subscription’s id and secret and the poll position never lost or undone', async () => {
+	it('static data under stress: re-activations while deliveries stream in, a polling trigger beside the webhook trigger; the subscription’s id and secret and the poll position never lost or undone', async () => {
 		const { cluster, sandbox } = suite;
 		const path = `/${triggerWebhookPath(WEBHOOK_IDS.stress)}`;
 		await cluster.activate(IDS.stress);
@@ -86,7 +86,7 @@ export function stressSpecs(): void {
 
 		// The subscription it ends with still delivers, with the secret stored last: once the
 		// stream's last delivery is answered, one more event must be taken on its first attempt
-		// and run. The poll trigger announces every streamed lead and this last one, each once.
+		// and run. The polling trigger announces every streamed lead and this last one, each once.
 		await attemptedFor(streamed.slice(-1));
 		const final = create();
 		const everyLead = [...streamed, final];
@@ -108,7 +108,7 @@ export function stressSpecs(): void {
 		const failedBy = (test: (status?: number) => boolean) =>
 			failedAttempts.filter((d) => test(d.status)).length;
 		await waitFor(
-			'the poll trigger to announce every lead',
+			'the polling trigger to announce every lead',
 			() => (everyLead.every((id) => announcedByPoll().has(id)) ? true : undefined),
 			{ timeoutMs: (POLL_SECONDS * 3 + 30) * 1000, intervalMs: 500 },
 		).catch(() => undefined);
@@ -128,7 +128,7 @@ export function stressSpecs(): void {
 		recordFigure({
 			point: '3',
 			test: 'static-data stress',
-			figure: `${REACTIVATIONS} re-activations, ${streamed.length} leads streamed at ${STREAM_PER_SECOND}/s (${triggerRuns} events ran on the webhook trigger; ${streamAnswers}; failed attempts: ${failedBy((s) => s === 404)} × 404 and ${failedBy((s) => s === 401)} × 401 while a subscription was being replaced, ${failedBy((s) => s === undefined)} without an answer, ${failedBy((s) => s !== undefined && s !== 401 && s !== 404)} other): ${mismatches.length} stored/live subscription mismatches; poll trigger announced ${announced.size} leads, ${twice} twice, ${missing} never; event after the stress: first attempt ${finalAttempt?.status ?? finalAttempt?.error ?? 'not made'}, ran ${ranFinal === true}`,
+			figure: `${REACTIVATIONS} re-activations, ${streamed.length} leads streamed at ${STREAM_PER_SECOND}/s (${triggerRuns} events ran on the webhook trigger; ${streamAnswers}; failed attempts: ${failedBy((s) => s === 404)} × 404 and ${failedBy((s) => s === 401)} × 401 while a subscription was being replaced, ${failedBy((s) => s === undefined)} without an answer, ${failedBy((s) => s !== undefined && s !== 401 && s !== 404)} other): ${mismatches.length} stored/live subscription mismatches; polling trigger announced ${announced.size} leads, ${twice} twice, ${missing} never; event after the stress: first attempt ${finalAttempt?.status ?? finalAttempt?.error ?? 'not made'}, ran ${ranFinal === true}`,
 			target: '0 mismatches, 0 twice, 0 never, the last subscription takes an event at once',
 		});
 		expect(mismatches).toEqual([]);

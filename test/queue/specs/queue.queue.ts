@@ -34,7 +34,7 @@ describe(
 	'3. the path that reaches zero: Webhook → Event: Verify refuses what is not the service’s',
 	verifyPathSpecs,
 );
-describe('3. the path that reaches zero: the poll trigger', pollTriggerSpecs);
+describe('3. the path that reaches zero: the polling trigger', pollTriggerSpecs);
 describe('6. the examples in queue mode', exampleSpecs);
 describe('7. answering only what n8n accepted', acceptedRunSpecs);
 // A measurement of three nginx settings (docs/queue-mode.md), about 6 minutes: run it with

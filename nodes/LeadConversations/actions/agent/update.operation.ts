@@ -135,6 +135,9 @@ function onlyBlankRows(value: unknown): boolean {
 	return Array.isArray(value) && value.length > 0 && value.every(isBlankRow);
 }
 
+const BLANK_TRIGGERS_ONLY =
+	'Update Fields is empty: the Handoff Triggers rows are blank, and blank rows are skipped. Type a trigger into a row, or remove every row to clear the list';
+
 /** Each field alone, in the order the editor lists them. */
 function fieldProblem(fields: IDataObject): Problem {
 	return firstProblem(
@@ -169,7 +172,10 @@ export function agentUpdateBody(fields: IDataObject): { body: IDataObject; probl
 	if (Object.keys(cadence).length > 0) configuration.follow_up_cadence = cadence;
 	if (Object.keys(configuration).length > 0) body.configuration = configuration;
 
-	return { body, problem: checkFieldsToUpdate('Update Fields', body) };
+	const empty = checkFieldsToUpdate('Update Fields', body);
+	// Say why it is empty when the only field given was blank rows, which are skipped.
+	const blankRowsOnly = isGiven(fields.handoffTriggers) && onlyBlankRows(fields.handoffTriggers);
+	return { body, problem: empty && blankRowsOnly ? BLANK_TRIGGERS_ONLY : empty };
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {

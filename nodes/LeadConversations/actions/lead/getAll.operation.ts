@@ -24,7 +24,11 @@ import {
 	firstProblem,
 	ifGiven,
 } from '../../../shared/validation';
-import { FLAT_OUTPUT_DESCRIPTION, flattenLead } from '../../../shared/flatLead';
+import {
+	FLAT_COLUMNS_DETAIL,
+	FLAT_OUTPUT_DESCRIPTION,
+	flattenLead,
+} from '../../../shared/flatLead';
 import { MarkTracker, seenBefore } from '../../../shared/leadMark';
 import {
 	createdAfterFor,
@@ -146,6 +150,7 @@ const properties: INodeProperties[] = [
 			name: 'output',
 			type: 'options',
 			default: 'raw',
+			description: FLAT_COLUMNS_DETAIL,
 			options: OUTPUT_OPTIONS,
 		},
 	]),

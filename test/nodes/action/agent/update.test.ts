@@ -60,6 +60,17 @@ describe('Agent → Update', () => {
 		expect(apiRequests(ctx.sandbox)).toHaveLength(0);
 	});
 
+	test('Handoff Triggers with blank rows only: refused, saying blank rows are skipped', async () => {
+		const result = await runOperation({
+			agent: ref('id', alphaAgents(ctx.sandbox)[0].id),
+			updateFields: { handoffTriggers: ['', '  '] },
+		});
+		expect(result.error?.message).toMatch(
+			/^Update Fields is empty: the Handoff Triggers rows are blank, and blank rows are skipped\. Type a trigger into a row, or remove every row to clear the list/,
+		);
+		expect(apiRequests(ctx.sandbox)).toHaveLength(0);
+	});
+
 	test('read-only configuration fields are not offered', () => {
 		const names = JSON.stringify(new LeadConversations().description.properties);
 		expect(names).not.toMatch(/allowed_?topics|allowedTopics/i);
