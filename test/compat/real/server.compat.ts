@@ -37,6 +37,7 @@ import { SIGNING_SECRET_CREDENTIAL_TYPE } from '../../../harness/real-n8n/verify
 import { freePort } from '../../../harness/support/ports';
 import { FLAT_LEAD_COLUMNS } from '../../../nodes/shared/flatLead';
 import { deliverForged } from '../../e2e/support/deliveries';
+import { POLL_NODE } from '../../e2e/support/pollTrigger';
 import {
 	example,
 	packageWarnings,
@@ -423,9 +424,7 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 		const settled = pollStarted + 3 * POLL_SECONDS * 1000 + 5000;
 		await new Promise((r) => setTimeout(r, Math.max(0, settled - Date.now())));
 		for (const leadId of polledLeads) {
-			expect(
-				await executionsWith(IDS.poll, 'Lead Conversations Poll Trigger', leadId),
-			).toHaveLength(1);
+			expect(await executionsWith(IDS.poll, POLL_NODE, leadId)).toHaveLength(1);
 		}
 		await deactivate(IDS.poll);
 	});
