@@ -13,7 +13,8 @@ import { LeadConversationsPollTrigger } from '../../../../nodes/LeadConversation
 import { n8nEngine } from '../../../compat/engine';
 import { credentialsOf, useSandbox } from '../../../support/useSandbox';
 
-// n8n 1.x's own nodes cannot be installed here (test/compat/README.md).
+// The 1.x engine suite has n8n-core and n8n-workflow 1.x but not n8n 1.x's own nodes; real n8n
+// 1.123 runs the examples in `npm run test:compat` (test/compat/README.md).
 const describeOnN8n2 = n8nEngine.major === 1 ? describe.skip : describe;
 
 const ctx = useSandbox({ leads: 60 });
