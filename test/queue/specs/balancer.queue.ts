@@ -204,7 +204,7 @@ function asTested(block: string): string[] {
 		);
 }
 
-it('the nginx blocks of docs/queue-mode.md and the README are the configuration under test', () => {
+it('the nginx block of docs/queue-mode.md, and any in the README, is the configuration under test', () => {
 	const tested = lines(readFileSync(join(CONFIG_DIR, 'webhooks.conf'), 'utf8'));
 	const blocks = ['docs/queue-mode.md', 'README.md'].flatMap((file) =>
 		[
