@@ -189,10 +189,11 @@ describe('turns stay fair and deterministic over the eligible advisors', () => {
 		async (turns) => {
 			const wf = workflow();
 			const id = leadOf('user_ana');
-			// Every GET answers late, so all 8 runs read the lead before any of them writes it.
+			// Every GET answers late, so all 8 runs read the lead before any of them writes it; long
+			// enough for runs that start apart on a busy machine.
 			ctx.sandbox.control.injectFaults({
 				kind: 'delay',
-				delayMs: 150,
+				delayMs: 1500,
 				method: 'GET',
 				probability: 1,
 			});
