@@ -62,7 +62,8 @@ const ROSTER_COLUMNS = [
 	{ name: 'vehicle_words', type: 'string' },
 ];
 
-const HANDOFF_COLUMNS = [
+/** The hand-off table's columns, all text, as the recipe's sticky note lists them. */
+export const HANDOFF_COLUMNS = [
 	'lead_id',
 	'lead_name',
 	'phone',
@@ -70,7 +71,7 @@ const HANDOFF_COLUMNS = [
 	'advisor',
 	'missed_by',
 	'waiting_since',
-].map((name) => ({ name, type: 'string' }));
+].map((name) => ({ name, type: 'string' as const }));
 
 async function createTable(
 	api: N8nPublicApi,

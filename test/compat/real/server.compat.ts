@@ -1,3 +1,4 @@
+import { mkdirSync, readdirSync } from 'fs';
 import { join } from 'path';
 
 import type { RunningSandbox } from '../../../sandbox';
@@ -17,6 +18,7 @@ import {
 	leadsOfAccount,
 	MIRROR_EXAMPLE,
 	mirrorDifferences,
+	patchLead,
 } from '../../../harness/real-n8n/leadsMirror';
 import { pickDataTable, rejectedKeyMessage } from '../../../harness/real-n8n/n8nLine';
 import {
@@ -36,8 +38,17 @@ import { makeSelfSignedCertificate } from '../../../harness/real-n8n/tls';
 import { SIGNING_SECRET_CREDENTIAL_TYPE } from '../../../harness/real-n8n/verifyWorkflows';
 import { freePort } from '../../../harness/support/ports';
 import { FLAT_LEAD_COLUMNS } from '../../../nodes/shared/flatLead';
+import { compareWithService, readSheet } from '../../../scripts/demo/sheet';
+import { syncWorkflow } from '../../../scripts/demo/syncStep';
 import { deliverForged } from '../../e2e/support/deliveries';
 import { POLL_NODE } from '../../e2e/support/pollTrigger';
+import {
+	allowedAdvisors,
+	HANDOFF_COLUMNS,
+	RECIPE_GUARD,
+	recipeWorkflow,
+	SHIPPED_TABLES,
+} from '../../support/speedToLead';
 import {
 	example,
 	packageWarnings,
@@ -55,6 +66,8 @@ import {
 const VERIFY_PATH = 'lead-events-verified';
 const SECRET_CREDENTIAL = { id: 'LcSigningSecret01', name: 'Lead Conversations signing secret' };
 const POLL_SECONDS = 15;
+/** The reroute example's Poll Times: its wait passes by the service's clock, the polls in real time. */
+const REROUTE_POLL_SECONDS = 10;
 const ROSTER = ['user_ana_lopez', 'user_bruno_diaz', 'user_carla_ruiz'];
 const IDS = { poll: 'LcCompatPoll0001', trigger: 'LcE2eTrigger0001' };
 
@@ -63,6 +76,7 @@ let sandbox: RunningSandbox;
 let userFolder: string;
 let port: number;
 let verifySubscription: { id: string; secret: string };
+let sheets: string;
 
 /** The e2e poll workflow (New Lead) with Poll Times every 15 s. */
 function pollWorkflow(): Workflow {
@@ -114,6 +128,7 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 	let pollStarted = 0;
 	let polledLeads: string[] = [];
 	let leadsTable = '';
+	let rosterTable = '';
 
 	const activate = async (workflowId: string) => {
 		const res = await api.request('POST', `/workflows/${workflowId}/activate`);
@@ -145,22 +160,28 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 			.slice(0, count);
 	};
 	/** An example as the user has it after importing it: on 1.x with its Data Table chosen From List. */
+	const createWorkflow = async (
+		workflow: { name: string; nodes: any[]; connections: object; settings?: object },
+		tables: Record<string, string>,
+	) => {
+		for (const node of workflow.nodes) {
+			if (node.type === 'n8n-nodes-base.dataTable') {
+				node.parameters.dataTableId = pickDataTable(node.parameters.dataTableId, tables);
+			}
+		}
+		const { nodes, connections, settings, name } = workflow;
+		const res = await api.request('POST', '/workflows', { name, nodes, connections, settings });
+		if (res.status !== 200) throw new Error(`POST /workflows ${name}: ${res.status} ${res.text}`);
+		return String(res.json.id);
+	};
 	const createExample = async (
 		file: string,
 		tables: Record<string, string>,
 		edit?: (w: Workflow) => void,
 	) => {
 		const workflow = example(file);
-		for (const node of workflow.nodes) {
-			if (node.type === 'n8n-nodes-base.dataTable') {
-				node.parameters.dataTableId = pickDataTable(node.parameters.dataTableId, tables);
-			}
-		}
 		edit?.(workflow);
-		const { nodes, connections, settings, name } = workflow;
-		const res = await api.request('POST', '/workflows', { name, nodes, connections, settings });
-		if (res.status !== 200) throw new Error(`POST /workflows ${file}: ${res.status} ${res.text}`);
-		return String(res.json.id);
+		return await createWorkflow(workflow, tables);
 	};
 	const tableName = (file: string) =>
 		example(file).nodes.find((n: any) => n.type === 'n8n-nodes-base.dataTable').parameters
@@ -168,11 +189,15 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 
 	beforeAll(async () => {
 		const certificate = await makeSelfSignedCertificate(userFolder);
+		// The folder n8n's file nodes may reach (the CSV example's sheet).
+		sheets = join(userFolder, 'sheets');
+		mkdirSync(sheets);
 		({ n8n, session, api } = await startN8nWithApi({
 			userFolder,
 			certificate,
 			port,
 			readyTimeoutMs: 180_000,
+			env: { N8N_RESTRICT_FILE_ACCESS_TO: sheets },
 		}));
 		await activate(example('verified-webhook-events.json').id);
 	}, 300_000);
@@ -200,6 +225,28 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 		expect(types).toEqual(
 			expect.arrayContaining(['leadConversationsApi', SIGNING_SECRET_CREDENTIAL_TYPE]),
 		);
+	});
+
+	it('every node of every example is in the editor’s node list at its version', async () => {
+		// A version the line lacks still runs through the API, but the editor shows the node as unknown.
+		const listed = new Map<string, Set<number>>();
+		const types = (await session.fetch('GET', '/types/nodes.json')).json as Array<{
+			name: string;
+			version: number | number[];
+		}>;
+		for (const type of types) {
+			const versions = listed.get(type.name) ?? new Set<number>();
+			for (const version of [type.version].flat()) versions.add(version);
+			listed.set(type.name, versions);
+		}
+		const files = readdirSync(examplesDir).filter((file) => file.endsWith('.json'));
+		const unknown = files.flatMap((file) =>
+			example(file)
+				.nodes.filter((node) => !listed.get(node.type)?.has(node.typeVersion))
+				.map((node) => `${file}: ${node.name} (${node.type} ${node.typeVersion})`),
+		);
+		expect(files.length).toBeGreaterThan(5);
+		expect(unknown).toEqual([]);
 	});
 
 	it('credential Test: a good key passes, a bad key fails with the reason and without the key', async () => {
@@ -284,7 +331,7 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 
 	it('Lead → Assign (example qualified-lead-round-robin, roster in a Data Table): each advisor in turn, each lead told', async () => {
 		const file = 'qualified-lead-round-robin.json';
-		const roster = await createDataTable(
+		rosterTable = await createDataTable(
 			session,
 			tableName(file),
 			[
@@ -294,7 +341,7 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 			],
 			ROSTER.map((user_id) => ({ user_id, weight: 1, away: false })),
 		);
-		const workflowId = await createExample(file, { [tableName(file)]: roster });
+		const workflowId = await createExample(file, { [tableName(file)]: rosterTable });
 		await activate(workflowId);
 		const leads = freshLeads(3);
 		for (const [index, lead] of leads.entries()) {
@@ -427,6 +474,150 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 			expect(await executionsWith(IDS.poll, POLL_NODE, leadId)).toHaveLength(1);
 		}
 		await deactivate(IDS.poll);
+	});
+
+	it('example leads-mirror-to-file: the activation poll fills the CSV file, a change comes with the next poll, the file equals GET /leads each time', async () => {
+		const sheetPath = join(sheets, 'leads.csv');
+		const workflow = syncWorkflow(sheetPath) as unknown as Workflow;
+		const trigger = workflow.nodes.find((n) => n.type.endsWith('.leadConversationsPollTrigger'));
+		trigger.parameters.pollTimes = pollTimesEvery(POLL_SECONDS);
+		const workflowId = await createWorkflow(workflow, {});
+		const sheetAgainstService = async () => {
+			const { differingCells, missing, extra, duplicated, rows } = compareWithService(
+				readSheet(sheetPath),
+				await leadsOfAccount(sandbox),
+			);
+			const shown = (list: string[]) => `${list.length}: ${list.slice(0, 3).join(', ')}`;
+			return {
+				rows,
+				differingCells: shown(differingCells),
+				missing: shown(missing),
+				extra: shown(extra),
+				duplicated: shown(duplicated),
+			};
+		};
+		const same = { differingCells: '0: ', missing: '0: ', extra: '0: ', duplicated: '0: ' };
+		await activate(workflowId);
+		const [fill] = await waitForExecutions(api, workflowId, 1, 120_000);
+		expect(fill.status).toBe('success');
+		const leadCount = (await leadsOfAccount(sandbox)).length;
+		expect(await sheetAgainstService()).toEqual({ rows: leadCount, ...same });
+
+		const [lead] = freshLeads(1);
+		sandbox.control.qualifyLead(lead.id, 82);
+		const after = await waitFor(
+			'the next poll to bring the changed lead',
+			async () => {
+				const runs = (await listExecutions(api, workflowId, true)).filter((e) => e.id !== fill.id);
+				const ids = runs.flatMap((e) =>
+					nodeOutput(e, 'Lead created or changed').map((i) => String(i.json.id)),
+				);
+				const done = runs.every((e) => e.status !== 'running' && e.status !== 'new');
+				return done && ids.includes(lead.id) ? { runs, ids } : undefined;
+			},
+			{ timeoutMs: (POLL_SECONDS + 60) * 1000, intervalMs: 500 },
+		);
+		await deactivate(workflowId);
+		expect(after.runs.map((e) => e.status)).toEqual(after.runs.map(() => 'success'));
+		expect(after.ids).toEqual([lead.id]);
+		expect(await sheetAgainstService()).toEqual({ rows: leadCount, ...same });
+	});
+
+	it('example reroute-uncontacted-leads (the service’s clock moved past the 15-minute wait): the unanswered leads passed on once to another advisor and logged, the answered one left, none back', async () => {
+		const handoffsTable = await createDataTable(session, SHIPPED_TABLES.handoffs, HANDOFF_COLUMNS);
+		const workflowId = await createWorkflow(recipeWorkflow(SHIPPED_TABLES, REROUTE_POLL_SECONDS), {
+			[SHIPPED_TABLES.roster]: rosterTable,
+			[SHIPPED_TABLES.handoffs]: handoffsTable,
+		});
+		const polls = () =>
+			sandbox.control
+				.requests()
+				.filter((r) => r.path === '/v1/leads' && r.query.status === 'assigned').length;
+		const nextPoll = async () => {
+			const before = polls();
+			await waitFor('a poll', () => (polls() > before ? true : undefined), {
+				timeoutMs: REROUTE_POLL_SECONDS * 1000 + 30_000,
+				intervalMs: 200,
+			});
+		};
+		const MINUTE = 60_000;
+		const pollsBefore = polls();
+		await activate(workflowId);
+		// Leads assigned before the trigger's first poll are not announced: assign after it.
+		await waitFor('the first poll', () => (polls() > pollsBefore ? true : undefined), {
+			timeoutMs: REROUTE_POLL_SECONDS * 1000 + 30_000,
+			intervalMs: 200,
+		});
+		await new Promise((r) => setTimeout(r, 1000));
+		const leads = freshLeads(3);
+		for (const [index, lead] of leads.entries()) {
+			sandbox.control.qualifyLead(lead.id, 85);
+			await patchLead(sandbox, lead.id, { status: 'assigned', assigned_to: ROSTER[index] });
+		}
+		const [answered, ...missed] = leads.map((l) => l.id);
+		// The poll that sees them assigned starts their waits.
+		await nextPoll();
+		const since = Date.now();
+		sandbox.control.advanceClock(2 * MINUTE);
+		const conversation = sandbox.control
+			.state()
+			.conversations.find((c) => c.lead_id === answered && c.status === 'open')!;
+		const reply = await fetch(`${sandbox.baseUrl}/conversations/${conversation.id}/messages`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', 'X-API-Key': sandbox.keys.full },
+			body: JSON.stringify({ content: 'Hi, this is your advisor: when can I call you?' }),
+		});
+		expect(reply.status).toBe(201);
+		sandbox.control.advanceClock(14 * MINUTE);
+		await waitFor(
+			'both unanswered leads passed on and logged',
+			async () => {
+				const rows = await readDataTable(session, handoffsTable);
+				return missed.every((id) => rows.some((r) => r.lead_id === id)) ? true : undefined;
+			},
+			{ timeoutMs: REROUTE_POLL_SECONDS * 1000 + 90_000, intervalMs: 500 },
+		);
+		// Two more polls: nothing else may happen.
+		await nextPoll();
+		await nextPoll();
+		const runs = await waitFor(
+			'the recipe’s runs to finish',
+			async () => {
+				const all = await listExecutions(api, workflowId, true);
+				return all.some((e) => e.status === 'running' || e.status === 'new') ? undefined : all;
+			},
+			{ timeoutMs: 60_000, intervalMs: 500 },
+		);
+		await deactivate(workflowId);
+
+		expect(runs.map((e) => e.status)).toEqual(runs.map(() => 'success'));
+		const passed = runs.flatMap((e) => nodeOutput(e, RECIPE_GUARD).map((i) => String(i.json.id)));
+		expect(passed.sort()).toEqual([...missed].sort());
+		const state = sandbox.control.state();
+		const leadNow = (id: string) => state.leads.find((l) => l.id === id)!;
+		const patches = (id: string) =>
+			sandbox.control
+				.requests()
+				.filter((r) => r.at >= since && r.method === 'PATCH' && r.path === `/v1/leads/${id}`);
+		const rows = await readDataTable(session, handoffsTable);
+		const roster = ROSTER.map((user_id) => ({ user_id, weight: 1, away: false }));
+		expect(leadNow(answered).assigned_to).toBe(ROSTER[0]);
+		expect(patches(answered)).toHaveLength(0);
+		for (const id of missed) {
+			const before = ROSTER[leads.findIndex((l) => l.id === id)];
+			const now = leadNow(id);
+			expect(now.assigned_to).not.toBe(before);
+			expect(allowedAdvisors(roster, now, [before])).toContain(now.assigned_to);
+			expect(patches(id)).toHaveLength(1);
+			const told = state.conversations
+				.filter((c) => c.lead_id === id)
+				.flatMap((c) => c.messages)
+				.filter((m) => m.content.startsWith('Thank you for waiting.'));
+			expect(told).toHaveLength(1);
+		}
+		expect(rows.map((r) => `${r.lead_id} ${r.outcome} ${r.advisor}`).sort()).toEqual(
+			missed.map((id) => `${id} passed_on ${leadNow(id).assigned_to}`).sort(),
+		);
 	});
 });
 
