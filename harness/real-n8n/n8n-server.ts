@@ -56,12 +56,15 @@ export async function startN8n(options: N8nServerOptions): Promise<N8nServer> {
 		N8N_EDITOR_BASE_URL: `${url}/`,
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		N8N_SECURE_COOKIE: 'false',
+		// `debug` shows what n8n's scheduler does with each poll (a position not stored, for one).
+		N8N_LOG_LEVEL: process.env.LC_E2E_N8N_LOG_LEVEL ?? 'info',
 		...tls,
 		...options.env,
 	});
 
 	const logFile = join(options.userFolder, `n8n-start-${port}.log`);
-	const logStream = createWriteStream(logFile);
+	// Appended: a restart on the same port keeps what the first process logged.
+	const logStream = createWriteStream(logFile, { flags: 'a' });
 	const child = spawn(nodeBin, [n8nBin, 'start'], {
 		cwd: options.userFolder,
 		env,
