@@ -21,6 +21,7 @@ import {
 	recipeWorkflow,
 	runSpeedToLead,
 	speedFigure,
+	type SpeedReport,
 	type SpeedRig,
 } from '../../support/speedToLead';
 
@@ -36,6 +37,11 @@ const POLL_SECONDS = Number(process.env.LC_SPEED_POLL_SECONDS ?? 10);
 if (!(Number.isInteger(POLL_SECONDS) && POLL_SECONDS >= 1 && 60 % POLL_SECONDS === 0)) {
 	throw new Error(`LC_SPEED_POLL_SECONDS must divide 60, not ${process.env.LC_SPEED_POLL_SECONDS}`);
 }
+
+// LC_SPEED_SLOW_READS_MS=500 delays every conversation read of the service once the 40 are
+// assigned: the poll that finds the 10 then takes longer than 5 s and the next ones overlap it.
+const SLOW_READS_MS = Number(process.env.LC_SPEED_SLOW_READS_MS ?? 0);
+let slowReads: NodeJS.Timeout | undefined;
 
 let sandbox: RunningSandbox;
 let n8n: N8nServer;
@@ -84,10 +90,29 @@ afterAll(async () => {
 });
 
 test('40 assigned, 25 answered, 5 closed: the 10 others passed on once each after the wait, 6 of them answered, the 4 left escalated; a restart between changes nothing', async () => {
-	const report = await runSpeedToLead(rig);
+	if (SLOW_READS_MS > 0) slowReads = setInterval(slowDownOnceAssigned, 50);
+	let report: SpeedReport;
+	try {
+		report = await runSpeedToLead(rig);
+	} finally {
+		clearInterval(slowReads);
+	}
 	process.stdout.write(`\n[speed-to-lead e2e] ${speedFigure(report)}\n`);
 	expectSpeedCounts(rig, report);
 	// At most one poll after the wait ended, plus the run up to its PATCH (seconds on a busy machine).
 	for (const delay of report.handOffDelayMs)
 		expect(delay).toBeLessThan(POLL_SECONDS * 1000 + 15_000);
 }, 600_000);
+
+function slowDownOnceAssigned(): void {
+	const leads = sandbox.control.state().leads.filter((l) => l.name?.startsWith('Speed Lead'));
+	if (leads.length < 40 || leads.some((lead) => lead.status !== 'assigned')) return;
+	clearInterval(slowReads);
+	sandbox.control.injectFaults({
+		kind: 'delay',
+		delayMs: SLOW_READS_MS,
+		probability: 1,
+		method: 'GET',
+		pathPrefix: '/v1/conversations',
+	});
+}
