@@ -17,6 +17,7 @@ import { optionNameSubtitle } from '../shared/subtitle';
 import type { StoredPosition } from './position';
 import { POSITION_VERSION, readPosition, writePosition } from './position';
 import { pollBudgetMs } from './reading';
+import { onePollAtATime } from './onePollAtATime';
 import { testEventItems } from './testEvent';
 import type { PollSettings } from './watchers';
 import { pollNewLeads, pollStatuses, watchOf } from './watchers';
@@ -102,52 +103,64 @@ export class LeadConversationsPollTrigger implements INodeType {
 			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 		}
 
-		// n8n 2.41 hands a staged copy that it stores with the execution this poll starts (or
-		// alone when it starts none) and drops when the poll throws; n8n 1.x hands the live
-		// static data. Either way it is written only after every read is complete.
-		const staticData = this.getWorkflowStaticData('node');
-		const stored = readPosition(staticData, watchOf(settings));
 		const budgetMs = pollBudgetMs(this);
-		const deadline = Date.now() + budgetMs;
-		if (settings.event === POLL_EVENTS.leadChanged) {
-			const outcome = await pollChangedLeads(this, {
-				stored: stored?.changes,
-				includeExisting: settings.includeExisting,
-				deadline,
-			});
-			const position: StoredPosition = {
-				version: POSITION_VERSION,
-				watch: watchOf(settings),
-				changes: outcome.position,
-			};
-			writePosition(staticData, position);
-			const items = outcome.leads.map((lead) =>
-				leadOutputItem(lead, settings.output, () => changedLeadItem(lead, polledAt)),
-			);
-			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
-		}
-		if (waitMs !== undefined) {
-			const outcome = await pollNotContacted(this, {
-				stored: stored?.notContacted,
-				waitMs,
-				deadline,
-				budgetMs,
-				polledAt,
-			});
-			writePosition(staticData, {
-				version: POSITION_VERSION,
-				watch: watchOf(settings),
-				notContacted: outcome.position,
-			});
-			const { items } = outcome;
-			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
-		}
-		const round = { settings, stored, deadline, budgetMs, polledAt };
-		const { items, position } =
-			settings.event === POLL_EVENTS.newLead
-				? await pollNewLeads(this, round)
-				: await pollStatuses(this, round);
-		writePosition(staticData, position);
-		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+		return await onePollAtATime(this, budgetMs, async () => {
+			return await scheduledPoll(this, settings, { waitMs, budgetMs, polledAt });
+		});
 	}
+}
+
+/** A scheduled poll: read, announce, and move the stored position once every read is done. */
+async function scheduledPoll(
+	context: IPollFunctions,
+	settings: PollSettings,
+	{ waitMs, budgetMs, polledAt }: { waitMs?: number; budgetMs: number; polledAt: string },
+): Promise<INodeExecutionData[][] | null> {
+	// By default n8n hands the live static data and saves it when the poll starts an execution;
+	// with 2.41's durable poll cursors on, a staged copy stored with that execution (or alone
+	// when it starts none) and dropped when the poll throws. Either way it is written only after
+	// every read is complete.
+	const staticData = context.getWorkflowStaticData('node');
+	const stored = readPosition(staticData, watchOf(settings));
+	const deadline = Date.now() + budgetMs;
+	if (settings.event === POLL_EVENTS.leadChanged) {
+		const outcome = await pollChangedLeads(context, {
+			stored: stored?.changes,
+			includeExisting: settings.includeExisting,
+			deadline,
+		});
+		const position: StoredPosition = {
+			version: POSITION_VERSION,
+			watch: watchOf(settings),
+			changes: outcome.position,
+		};
+		writePosition(staticData, position);
+		const items = outcome.leads.map((lead) =>
+			leadOutputItem(lead, settings.output, () => changedLeadItem(lead, polledAt)),
+		);
+		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
+	}
+	if (waitMs !== undefined) {
+		const outcome = await pollNotContacted(context, {
+			stored: stored?.notContacted,
+			waitMs,
+			deadline,
+			budgetMs,
+			polledAt,
+		});
+		writePosition(staticData, {
+			version: POSITION_VERSION,
+			watch: watchOf(settings),
+			notContacted: outcome.position,
+		});
+		const { items } = outcome;
+		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
+	}
+	const round = { settings, stored, deadline, budgetMs, polledAt };
+	const { items, position } =
+		settings.event === POLL_EVENTS.newLead
+			? await pollNewLeads(context, round)
+			: await pollStatuses(context, round);
+	writePosition(staticData, position);
+	return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 }

@@ -81,7 +81,8 @@ export function readPosition(staticData: IDataObject, watch: string): StoredPosi
 
 /**
  * Writes the position into the static data object n8n handed the poll. The object itself is
- * changed (not replaced): n8n 2.41 stages exactly that object and stores it with the execution.
+ * changed (not replaced): it is n8n's live static data, or, with 2.41's durable poll cursors on,
+ * the copy n8n stages and stores with the execution.
  */
 export function writePosition(staticData: IDataObject, position: StoredPosition): void {
 	for (const key of Object.keys(staticData)) delete staticData[key];
