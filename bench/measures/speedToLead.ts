@@ -23,6 +23,7 @@ import {
 } from '../../harness/engine/poll';
 import type { RunningSandbox } from '../../sandbox';
 import { REPO_ROOT } from '../lib/build';
+import { HAND_OFFS_COLUMNS, HAND_OFFS_TABLE } from '../../harness/support/handOffsTable';
 
 export interface SpeedToLeadArgs {
 	/** Leads in `assigned` besides the measured ones. */
@@ -70,15 +71,7 @@ function tables(): InMemoryDataTables {
 		{ user_id: 'string', weight: 'number', away: 'boolean' },
 		ROSTER.map((user_id) => ({ user_id, weight: 1, away: false })),
 	);
-	all.create(
-		'Lead hand-offs',
-		Object.fromEntries(
-			['lead_id', 'lead_name', 'phone', 'outcome', 'advisor', 'missed_by', 'waiting_since'].map(
-				(column) => [column, 'string' as const],
-			),
-		),
-		[],
-	);
+	all.create(HAND_OFFS_TABLE, HAND_OFFS_COLUMNS, []);
 	return all;
 }
 
@@ -121,7 +114,7 @@ async function endAndRun(
 		};
 	}
 	sandbox.control.clearRequests();
-	const rowsBefore = all.rowsOf('Lead hand-offs').length;
+	const rowsBefore = all.rowsOf(HAND_OFFS_TABLE).length;
 	const result = await runWorkflow(recipe(), credentials, {
 		startNode: TRIGGER,
 		inputItems: polled.items,
@@ -130,7 +123,7 @@ async function endAndRun(
 		nodeTypes: { [POLL_TRIGGER_NODE_TYPE]: loadPollTrigger() },
 	});
 	row.workflowRequests = sandbox.control.requests().length;
-	const written = all.rowsOf('Lead hand-offs').slice(rowsBefore);
+	const written = all.rowsOf(HAND_OFFS_TABLE).slice(rowsBefore);
 	row.handled = written.filter(
 		(r) => r.outcome === (outcome === 'passed on' ? 'passed_on' : 'escalated'),
 	).length;

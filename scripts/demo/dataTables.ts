@@ -2,10 +2,11 @@
 // tables. n8n's own Data Table node reads and writes them; the engine keeps them in memory.
 
 import { InMemoryDataTables } from '../../harness/engine';
+import { HAND_OFFS_COLUMNS, HAND_OFFS_TABLE } from '../../harness/support/handOffsTable';
 import { DEMO_ADVISORS } from './common';
 
 export const ROSTER_TABLE = 'Advisors roster';
-export const HAND_OFFS_TABLE = 'Lead hand-offs';
+export { HAND_OFFS_TABLE };
 
 export function demoDataTables(): InMemoryDataTables {
 	const tables = new InMemoryDataTables();
@@ -14,18 +15,6 @@ export function demoDataTables(): InMemoryDataTables {
 		{ user_id: 'string', weight: 'number', away: 'boolean' },
 		DEMO_ADVISORS.map((user_id) => ({ user_id, weight: 1, away: false })),
 	);
-	tables.create(
-		HAND_OFFS_TABLE,
-		{
-			lead_id: 'string',
-			lead_name: 'string',
-			phone: 'string',
-			outcome: 'string',
-			advisor: 'string',
-			missed_by: 'string',
-			waiting_since: 'string',
-		},
-		[],
-	);
+	tables.create(HAND_OFFS_TABLE, HAND_OFFS_COLUMNS, []);
 	return tables;
 }

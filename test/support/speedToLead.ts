@@ -8,6 +8,7 @@ import { examplesDir } from '../../harness/real-n8n/paths';
 import { waitFor } from '../../harness/real-n8n/processes';
 import { readTableRows } from '../../harness/real-n8n/leadsMirror';
 import { pollTimesEvery } from '../../harness/queue/pathWorkflows';
+import { HAND_OFFS_COLUMN_NAMES } from '../../harness/support/handOffsTable';
 
 // The speed-to-lead recipe (examples/reroute-uncontacted-leads.json) proven from the outside, in
 // real n8n (one process, or queue mode): 40 qualified leads are assigned by the round-robin
@@ -63,15 +64,10 @@ const ROSTER_COLUMNS = [
 ];
 
 /** The hand-off table's columns, all text, as the recipe's sticky note lists them. */
-export const HANDOFF_COLUMNS = [
-	'lead_id',
-	'lead_name',
-	'phone',
-	'outcome',
-	'advisor',
-	'missed_by',
-	'waiting_since',
-].map((name) => ({ name, type: 'string' as const }));
+export const HANDOFF_COLUMNS = HAND_OFFS_COLUMN_NAMES.map((name) => ({
+	name,
+	type: 'string' as const,
+}));
 
 async function createTable(
 	api: N8nPublicApi,

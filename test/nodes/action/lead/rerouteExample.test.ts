@@ -15,6 +15,7 @@ import {
 	type WorkflowSpec,
 } from '../../../../harness/engine';
 import { POLL_TRIGGER_NODE_TYPE, createPollHarness } from '../../../../harness/engine/poll';
+import { HAND_OFFS_COLUMNS, HAND_OFFS_TABLE } from '../../../../harness/support/handOffsTable';
 import { LeadConversationsPollTrigger } from '../../../../nodes/LeadConversationsPollTrigger/LeadConversationsPollTrigger.node';
 import { n8nEngine } from '../../../compat/engine';
 import { credentialsOf, useSandbox } from '../../../support/useSandbox';
@@ -63,19 +64,7 @@ function tables(roster: IDataObject[] = defaultRoster()) {
 				}) as never,
 		),
 	);
-	all.create(
-		'Lead hand-offs',
-		{
-			lead_id: 'string',
-			lead_name: 'string',
-			phone: 'string',
-			outcome: 'string',
-			advisor: 'string',
-			missed_by: 'string',
-			waiting_since: 'string',
-		},
-		[],
-	);
+	all.create(HAND_OFFS_TABLE, HAND_OFFS_COLUMNS, []);
 	return all;
 }
 
@@ -159,7 +148,7 @@ describeOnN8n2('the speed-to-lead example', () => {
 				'Thank you for waiting. Another advisor will contact you shortly.',
 			]);
 		}
-		const rows = all.rowsOf('Lead hand-offs');
+		const rows = all.rowsOf(HAND_OFFS_TABLE);
 		expect(rows.map((row) => [row.lead_id, row.outcome, row.advisor, row.waiting_since])).toEqual(
 			items!.map((item) => [
 				item.id,
@@ -201,7 +190,7 @@ describeOnN8n2('the speed-to-lead example', () => {
 		expect(secondRun.error).toBeUndefined();
 		expect([second, alone, plain].map((lead) => stored(lead.id).assigned_to)).toEqual(after);
 		expect(ctx.sandbox.control.requests()).toHaveLength(0);
-		const escalated = all.rowsOf('Lead hand-offs').filter((row) => row.outcome === 'escalated');
+		const escalated = all.rowsOf(HAND_OFFS_TABLE).filter((row) => row.outcome === 'escalated');
 		expect(escalated.map((row) => row.lead_id).sort()).toEqual(
 			[second, alone, plain].map((lead) => lead.id).sort(),
 		);
@@ -230,7 +219,7 @@ describeOnN8n2('the speed-to-lead example', () => {
 		expect(stored(stuck.id).assigned_to).toBe(PLAIN[0]);
 		expect(stored(fine.id).assigned_to).toBe(PLAIN[1]);
 		expect(
-			all.rowsOf('Lead hand-offs').map((row) => [row.lead_id, row.outcome, row.advisor]),
+			all.rowsOf(HAND_OFFS_TABLE).map((row) => [row.lead_id, row.outcome, row.advisor]),
 		).toEqual(
 			expect.arrayContaining([
 				[stuck.id, 'not passed on', PLAIN[0]],
@@ -256,7 +245,7 @@ describeOnN8n2('the speed-to-lead example', () => {
 		expect(again.output('Once per lead and advisor')).toEqual([]);
 		expect(leads.map((lead) => stored(lead.id).assigned_to)).toEqual(after);
 		expect(ctx.sandbox.control.requests()).toHaveLength(0);
-		expect(all.rowsOf('Lead hand-offs')).toHaveLength(leads.length);
+		expect(all.rowsOf(HAND_OFFS_TABLE)).toHaveLength(leads.length);
 	});
 
 	test('Test workflow with the pinned sample (missed twice) writes one escalation row and sends nothing', async () => {
@@ -272,7 +261,7 @@ describeOnN8n2('the speed-to-lead example', () => {
 			nodeTypes: { [POLL_TRIGGER_NODE_TYPE]: new LeadConversationsPollTrigger() },
 		});
 		expect(result.error).toBeUndefined();
-		expect(all.rowsOf('Lead hand-offs')).toEqual([
+		expect(all.rowsOf(HAND_OFFS_TABLE)).toEqual([
 			expect.objectContaining({
 				outcome: 'escalated',
 				lead_id: sample.json.id,
