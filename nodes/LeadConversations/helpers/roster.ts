@@ -7,8 +7,10 @@ import type { Problem } from '../../shared/validation';
 import { checkBoolean, checkPlainId, firstProblem, isGiven } from '../../shared/validation';
 import type { AdvisorRule } from './advisorRules';
 import { ruleOfRow } from './advisorRules';
+import type { AdvisorShift } from './advisorShift';
+import { shiftOfRow } from './advisorShift';
 
-export interface Advisor {
+export interface Advisor extends AdvisorShift {
 	userId: string;
 	weight: number;
 	away: boolean;
@@ -54,8 +56,10 @@ function advisorOfRow(field: string, row: unknown): { advisor?: Advisor; problem
 	if (problem) return { problem };
 	const { rule, problem: ruleProblem } = ruleOfRow(field, values);
 	if (ruleProblem) return { problem: ruleProblem };
+	const { shift, problem: shiftProblem } = shiftOfRow(field, values);
+	if (shiftProblem) return { problem: shiftProblem };
 	const userId = String(values[idKey]).trim();
-	const advisor: Advisor = { userId, weight: weight as number, away: away as boolean };
+	const advisor: Advisor = { userId, weight: weight as number, away: away as boolean, ...shift };
 	if (rule) advisor.rule = rule;
 	return { advisor, problem: undefined };
 }

@@ -132,9 +132,14 @@ export const rosterFields: INodeProperties[] = [
 				value: 'spread',
 				description: 'The lead ID decides: the same advisor on every worker',
 			},
+			{
+				name: 'Least Loaded',
+				value: 'leastLoaded',
+				description: 'Fewest leads in status assigned, counted from the service',
+			},
 		],
 		default: 'rotation',
 		description:
-			'How the next advisor is chosen. Take Turns: no advisor gets a second lead while another waits; it restarts from the first advisor when n8n restarts and is not for queue mode. Spread by Lead ID: every worker and retry picks the same advisor; even over many leads, not turn by turn.',
+			'How the next advisor is chosen. Take Turns: no advisor gets a second lead while another waits; it restarts from the first advisor when n8n restarts and is not for queue mode. Spread by Lead ID: every worker and retry picks the same advisor; even over many leads, not turn by turn. Least Loaded: the advisor holding the fewest assigned leads (a tie goes to the higher weight, then the first listed); it reads the assigned leads once per run.',
 	},
 ];
