@@ -121,8 +121,9 @@ export function planAssignment(
 	const advisor = choice.advisor;
 	const note = choice.note ? ` (${choice.note})` : '';
 	if (advisor === previousAdvisor) {
-		const reason = `already had the advisor picked${note}`;
-		return { assignment: unchanged(advisor, reason), eligible: choice.candidates };
+		const assignment = unchanged(advisor, `already had the advisor picked${note}`);
+		if (choice.onShiftFrom) assignment.onShiftFrom = choice.onShiftFrom;
+		return { assignment, eligible: choice.candidates };
 	}
 	const passedOver = [...choices.skip];
 	if (previousAdvisor !== null && !passedOver.includes(previousAdvisor)) {
@@ -131,9 +132,17 @@ export function planAssignment(
 	let reason = 'assigned';
 	if (previousAdvisor !== null) reason = choices.passOn ? 'passed on' : 'reassigned';
 	reason += note;
-	const assignment = { advisor, leftAsItWas: false, reason, previousAdvisor, passedOver };
+	const assignment: Assignment = {
+		advisor,
+		leftAsItWas: false,
+		reason,
+		previousAdvisor,
+		passedOver,
+		handoffs: passedOver.length,
+	};
+	if (choice.onShiftFrom) assignment.onShiftFrom = choice.onShiftFrom;
 	return {
-		assignment: { ...assignment, handoffs: passedOver.length },
+		assignment,
 		eligible: choice.candidates,
 	};
 }

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { LEAD_ID_PREFIX } from '../../../shared/constants';
+import { checkTimeZone } from '../../../shared/openingHours';
+import { dateHeaderMs } from '../../../shared/serviceClock';
 import { checkBoolean, checkIdPrefix, checkOneOf, firstProblem } from '../../../shared/validation';
 import { giveBackTurn, pickByLead, pickByTurn } from '../../helpers/advisorTurns';
 import type { AdvisorLoad } from '../../helpers/advisorLoad';
@@ -20,7 +22,14 @@ import { leadLocator } from '../common.descriptions';
 import { collectionParameter, locatorValue, optionalParameter, throwIfInvalid } from '../input';
 import { requestRecordAnswer } from '../record';
 import { rosterFields } from './assign.fields';
-import { PASS_ON, REASSIGN, SKIP, WHEN_FULL_LABEL, assignOptions } from './assign.options';
+import {
+	PASS_ON,
+	REASSIGN,
+	SKIP,
+	TIME_ZONE_LABEL,
+	WHEN_FULL_LABEL,
+	assignOptions,
+} from './assign.options';
 
 const ROSTER_SOURCES = ['advisors', 'expression'] as const;
 const TURNS = ['rotation', 'spread', 'leastLoaded'] as const;
@@ -85,8 +94,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const reassign = options.reassign ?? false;
 	const passOn = options.passOn ?? false;
 	const whenFull = options.whenFull ?? 'leastLoaded';
+	const timeZone = options.timeZone ?? '';
+	const zoneProblem = timeZone === '' ? undefined : checkTimeZone(TIME_ZONE_LABEL, timeZone);
+	const defaultZone = timeZone === '' || zoneProblem ? this.getTimezone() : String(timeZone).trim();
 	const rosterLabel = source === 'expression' ? 'Roster Rows' : 'Advisors';
-	const { roster, problem } = parseRoster(rosterLabel, rosterRows.call(this, source, itemIndex));
+	const rows = rosterRows.call(this, source, itemIndex);
+	const { roster, problem } = parseRoster(rosterLabel, rows, defaultZone);
 	const { skip, problem: skipProblem } = skipList(SKIP, options.skipAdvisors);
 	throwIfInvalid.call(
 		this,
@@ -99,6 +112,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			checkBoolean(PASS_ON, passOn),
 			checkBoolean(REASSIGN, reassign),
 			checkOneOf(WHEN_FULL_LABEL, whenFull, WHEN_FULL),
+			zoneProblem,
 			problem,
 			skipProblem,
 			checkSkipLeavesSomeone(SKIP, roster, skip),
@@ -106,7 +120,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 
 	const address = { collection: 'leads', label: 'Lead', id: leadId };
-	const { record: lead } = await requestRecordAnswer.call(this, 'GET', address, { itemIndex });
+	const read = await requestRecordAnswer.call(this, 'GET', address, { itemIndex });
+	const lead = read.record;
+	// Shifts are judged on the service's clock: the moment it answered.
+	const atMs = dateHeaderMs(read.headers) ?? Date.now();
 	const choices = { reassign: reassign === true, passOn: passOn === true, skip };
 	// The load is counted only when something reads it, and only for a lead that needs an advisor.
 	const counting = turns === 'leastLoaded' || roster.some((a) => a.capacity !== undefined);
@@ -119,7 +136,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		if (turns === 'spread') return pickByLead(leadId, eligible);
 		return pickByTurn(turnKey, leadId, eligible);
 	};
-	const rules = { load, whenFull: whenFull as (typeof WHEN_FULL)[number], pick };
+	const rules = { atMs, load, whenFull: whenFull as (typeof WHEN_FULL)[number], pick };
 	const plan = planAssignment(leadId, lead, roster, choices, (eligible) =>
 		chooseAdvisor(eligible, rules),
 	);

@@ -1,5 +1,5 @@
 // The Options of Lead → Assign: hand-offs between advisors, advisors to skip, what happens when
-// everyone is full.
+// everyone is full, and the time zone of the advisors' working hours.
 
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -9,6 +9,7 @@ export const PASS_ON = 'Pass On to Another Advisor';
 export const REASSIGN = 'Reassign Assigned Leads';
 export const SKIP = 'Skip Advisors';
 export const WHEN_FULL_LABEL = 'When Everyone Is Full';
+export const TIME_ZONE_LABEL = 'Time Zone';
 
 export const assignOptions: INodeProperties = optionsCollection([
 	{
@@ -35,6 +36,15 @@ export const assignOptions: INodeProperties = optionsCollection([
 		placeholder: 'e.g. user_ana_lopez, user_bruno_diaz',
 		description:
 			"User IDs never picked for this lead: comma-separated, or an expression giving a list, such as the missed_by field of the Polling Trigger's Assigned Lead Not Contacted event",
+	},
+	{
+		displayName: TIME_ZONE_LABEL,
+		name: 'timeZone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. America/Mexico_City',
+		description:
+			"The IANA time zone of the advisors' Working Hours, unless a row gives its own. Empty: the workflow's time zone.",
 	},
 	{
 		displayName: WHEN_FULL_LABEL,

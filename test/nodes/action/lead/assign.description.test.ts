@@ -77,6 +77,7 @@ describe('Lead → Assign in the editor', () => {
 			'Pass On to Another Advisor',
 			'Reassign Assigned Leads',
 			'Skip Advisors',
+			'Time Zone',
 			'When Everyone Is Full',
 		]);
 		for (const option of options) expect(option.displayName.length).toBeLessThanOrEqual(26);
