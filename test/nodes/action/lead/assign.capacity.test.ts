@@ -257,4 +257,39 @@ describe('bad Capacity', () => {
 			expect(apiRequests(ctx.sandbox)).toHaveLength(0);
 		},
 	);
+
+	test('an entered advisor: Capacity under Shift and Capacity, checked the same way', async () => {
+		const result = await runOperation({
+			lead: ref('id', newLead()),
+			advisors: {
+				advisor: [{ userId: 'user_ana' }, { userId: 'user_bruno', shift: { capacity: 0 } }],
+			},
+		});
+		expect(result.error?.message).toMatch(/^Advisors \(row 2\) Capacity must be a whole number/);
+		expect(apiRequests(ctx.sandbox)).toHaveLength(0);
+	});
+});
+
+describe('entered advisors', () => {
+	test('Shift and Capacity of an entered advisor: a full advisor is passed over', async () => {
+		givenByHand('user_ana', 1);
+		const id = newLead();
+		const result = await runOperation(
+			{
+				lead: ref('id', id),
+				advisors: {
+					advisor: [
+						{ userId: 'user_ana', shift: { capacity: heldBy('user_ana') } },
+						{ userId: 'user_bruno', rule: {}, shift: { capacity: heldBy('user_bruno') + 1 } },
+					],
+				},
+			},
+			workflow(),
+		);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toMatchObject({
+			assigned_to: 'user_bruno',
+			assignment: { load: heldBy('user_bruno'), capacity: heldBy('user_bruno') },
+		});
+	});
 });

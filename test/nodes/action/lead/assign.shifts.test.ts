@@ -170,6 +170,40 @@ describe('Working Hours', () => {
 	});
 });
 
+describe('entered advisors', () => {
+	test('Working Hours and Time Zone under Shift and Capacity', async () => {
+		serviceClockAt('2026-03-09T16:00:00Z'); // Monday 10:00 in Mexico City
+		const shift = (hours: string) => ({ hours, timeZone: MEXICO });
+		const advisorsEntered = {
+			advisor: [
+				{ userId: 'user_ana', shift: shift('Sat 10:00-14:00') },
+				{ userId: 'user_bruno', shift: shift('Mon-Fri 09:00-17:00') },
+			],
+		};
+		const ids = [newLead(), newLead()];
+		const outputs = await Promise.all(
+			ids.map(async (id) => {
+				const result = await runOperation(
+					{ lead: ref('id', id), advisors: advisorsEntered },
+					{ workflowId: `wf-${randomUUID()}`, nodeId: 'assign-node' },
+				);
+				expect(result.error).toBeUndefined();
+				return jsonOf(result)[0];
+			}),
+		);
+		expect(advisors(outputs)).toEqual(['user_bruno', 'user_bruno']);
+	});
+
+	test('bad Working Hours of an entered advisor name the row and the field', async () => {
+		const result = await runOperation({
+			lead: ref('id', newLead()),
+			advisors: { advisor: [{ userId: 'user_ana', shift: { hours: 'weekdays' } }] },
+		});
+		expect(result.error?.message).toMatch(/^Advisors \(row 1\) Working Hours /);
+		expect(apiRequests(ctx.sandbox)).toHaveLength(0);
+	});
+});
+
 describe('bad Working Hours and Time Zone', () => {
 	test.each([
 		[{ hours: 'Mon-Fry 09:00-17:00' }, /^Roster Rows \(row 2\) Working Hours /],
