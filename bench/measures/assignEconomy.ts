@@ -126,7 +126,8 @@ export async function assignEconomy(args: AssignEconomyArgs): Promise<AssignEcon
 			for (let n = already; n < assigned; n++) {
 				sandbox.control.createChannelLead({ status: 'assigned', assigned_to: 'user_elsewhere' });
 			}
-			rows.push(await measure(sandbox, 'capacity', args.sizes[0], args.leads));
+			// One lead: each assignment adds to A, and the figure is for A as stated.
+			rows.push(await measure(sandbox, 'capacity', args.sizes[0], 1));
 		}
 	} finally {
 		await sandbox.close();

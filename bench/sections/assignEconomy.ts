@@ -56,7 +56,7 @@ export function assignEconomySection(rows: AssignEconomyRow[]): Section {
 		"Requests per qualified lead from the sandbox's own request log, each workflow run through n8n-core's engine from the trigger's item " +
 			'(the new example with its Data Table rows pinned: the engine has no n8n Data Tables). "Lead requests" counts the requests to /leads (the assignment); ' +
 			'"all" adds the example’s read of the lead’s open conversations (the bench’s leads have none, so no message is sent). The previous example reads every lead in status assigned: ⌈A/100⌉ + 1 lead requests. ' +
-			'With a Capacity column in the roster, Assign reads them too, once per run of the node: ⌈A/100⌉ + 2 for a run of one lead.',
+			'With a Capacity column in the roster, Assign reads them too, once per run of the node: ⌈A/100⌉ + 2 for a run of one lead (one lead per row, as each assignment adds to A).',
 		'',
 		table(
 			[
