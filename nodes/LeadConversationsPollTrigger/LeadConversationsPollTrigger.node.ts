@@ -128,12 +128,12 @@ export class LeadConversationsPollTrigger implements INodeType {
 			: undefined;
 		const polledAt = new Date().toISOString();
 
+		const budgetMs = pollBudgetMs(this);
 		if (this.getMode() === 'manual') {
-			const items = await testEventItems(this, settings, polledAt, rule);
-			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+			const round = { polledAt, waitMs, rule, budgetMs, deadline: Date.now() + budgetMs };
+			return [this.helpers.returnJsonArray(await testEventItems(this, settings, round))];
 		}
 
-		const budgetMs = pollBudgetMs(this);
 		return await onePollAtATime(this, budgetMs, async () => {
 			return await scheduledPoll(this, settings, { waitMs, rule, budgetMs, polledAt });
 		});

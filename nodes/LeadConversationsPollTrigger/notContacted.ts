@@ -123,14 +123,3 @@ export function notContactedItem(
 		polled_at: polledAt,
 	};
 }
-
-/** Fetch Test Event: a lead as the event would show it, had its advisor let it wait. */
-export function sampleItem(lead: IDataObject, polledAt: string): IDataObject {
-	const startMs = timeOf(lead.updated_at);
-	const entry: WaitEntry = [
-		advisorOf(lead) ?? '',
-		Number.isNaN(startMs) ? Date.parse(polledAt) : startMs,
-		WAIT_STATE.missed,
-	];
-	return notContactedItem(lead, entry, polledAt);
-}

@@ -1,6 +1,8 @@
 // A lead missing from a read of `assigned` keeps who let it wait for 3 reads and 1 hour, so the
 // hand-off never goes back to an advisor who missed it; after that it is forgotten.
 
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	ABSENT_MS,
 	ABSENT_READS,
@@ -27,7 +29,7 @@ const lead = (id: string, advisor: string, ms: number) => ({
 	assigned_to: advisor,
 	updated_at: new Date(ms).toISOString(),
 });
-const read = (stored: NotContactedPosition, leads: object[], nowMs: number) =>
+const read = (stored: NotContactedPosition, leads: IDataObject[], nowMs: number) =>
 	keepAbsent(stored, noteAssigned(stored, leads, WAIT), nowMs);
 
 describe('the bound', () => {

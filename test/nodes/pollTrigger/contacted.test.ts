@@ -234,6 +234,17 @@ describeEachKeeping(ctx, (pollTrigger) => {
 			expect(trigger.executions).toHaveLength(0);
 		});
 
+		test('Fetch Test Event with only notices written: an error saying so, no item', async () => {
+			const trigger = pollTrigger(CONTACTED);
+			const { lead, conversation } = leadWithOpenConversation(ctx.sandbox);
+			await assign(ctx.sandbox, lead.id, ADVISOR_A);
+			advance(5_000);
+			await postAsAdvisor(ctx.sandbox, conversation.id, NOTICE);
+			const { items, error } = await trigger.fetchTestEvent();
+			expect(items).toBeNull();
+			expect(error?.message).toBe('No assigned lead has been reached by its advisor yet');
+		});
+
 		test.each([
 			[42, /Workflow Notices must be text/],
 			['Hi\nAn advisor will call', /Workflow Notices: "hi" is shorter than 8 characters/],
