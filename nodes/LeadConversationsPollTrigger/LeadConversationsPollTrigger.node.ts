@@ -12,6 +12,8 @@ import { LEAD_OUTPUTS, POLL_EVENTS, changedLeadItem, leadOutputItem } from './ev
 import { pollChangedLeads } from './changesPoll';
 import { waitMsOf } from './notContacted';
 import { pollNotContacted } from './notContactedPoll';
+import type { WaitClock } from './waitClock';
+import { readWaitClock } from './waitClock';
 import { pollTriggerProperties } from './description';
 import { optionNameSubtitle } from '../shared/subtitle';
 import type { StoredPosition } from './position';
@@ -49,14 +51,14 @@ function readSettings(context: IPollFunctions): PollSettings {
 	};
 }
 
-/** Assigned Lead Not Contacted's wait in ms; a wrong value fails before any request. */
-function readWaitMs(context: IPollFunctions): number {
+/** Assigned Lead Not Contacted's wait and how it counts; a wrong value fails before any request. */
+function readWait(context: IPollFunctions): WaitClock {
 	const waitMs = waitMsOf(
 		context.getNodeParameter('waitAmount', 15),
 		context.getNodeParameter('waitUnit', 'minutes'),
 	);
 	if (typeof waitMs === 'string') throw new NodeOperationError(context.getNode(), waitMs);
-	return waitMs;
+	return readWaitClock(context, waitMs);
 }
 
 export class LeadConversationsPollTrigger implements INodeType {
@@ -94,18 +96,17 @@ export class LeadConversationsPollTrigger implements INodeType {
 		if (settings.event === POLL_EVENTS.leadStatus && settings.statuses.length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Choose at least one status in Statuses');
 		}
-		const waitMs =
-			settings.event === POLL_EVENTS.assignedNotContacted ? readWaitMs(this) : undefined;
+		const wait = settings.event === POLL_EVENTS.assignedNotContacted ? readWait(this) : undefined;
 		const polledAt = new Date().toISOString();
 
 		if (this.getMode() === 'manual') {
-			const items = await testEventItems(this, settings, polledAt);
+			const items = await testEventItems(this, settings, polledAt, wait);
 			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 		}
 
 		const budgetMs = pollBudgetMs(this);
 		return await onePollAtATime(this, budgetMs, async () => {
-			return await scheduledPoll(this, settings, { waitMs, budgetMs, polledAt });
+			return await scheduledPoll(this, settings, { wait, budgetMs, polledAt });
 		});
 	}
 }
@@ -114,7 +115,7 @@ export class LeadConversationsPollTrigger implements INodeType {
 async function scheduledPoll(
 	context: IPollFunctions,
 	settings: PollSettings,
-	{ waitMs, budgetMs, polledAt }: { waitMs?: number; budgetMs: number; polledAt: string },
+	{ wait, budgetMs, polledAt }: { wait?: WaitClock; budgetMs: number; polledAt: string },
 ): Promise<INodeExecutionData[][] | null> {
 	// By default n8n hands the live static data and saves it when the poll starts an execution;
 	// with 2.41's durable poll cursors on, a staged copy stored with that execution (or alone
@@ -140,10 +141,10 @@ async function scheduledPoll(
 		);
 		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 	}
-	if (waitMs !== undefined) {
+	if (wait !== undefined) {
 		const outcome = await pollNotContacted(context, {
 			stored: stored?.notContacted,
-			waitMs,
+			wait,
 			deadline,
 			budgetMs,
 			polledAt,

@@ -14,6 +14,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { leadStatusItem } from './events';
 import type { NotContactedPosition, WaitEntry } from './position';
 import { WAIT_STATE } from './position';
+import type { WaitClock } from './waitClock';
+import { waitEndOf, waitFacts } from './waitClock';
 
 export const NOT_CONTACTED_EVENT = 'lead.not_contacted';
 /** Messages this soon after the wait's start are the workflow's own notice, not contact. */
@@ -59,7 +61,7 @@ function advisorOf(lead: IDataObject): string | undefined {
 export function noteAssigned(
 	stored: NotContactedPosition | undefined,
 	leads: IDataObject[],
-	waitMs: number,
+	wait: WaitClock,
 ): NotContactedPosition {
 	const waits: Record<string, WaitEntry> = {};
 	for (const lead of leads) {
@@ -79,7 +81,7 @@ export function noteAssigned(
 			waits[id] = previous;
 		} else {
 			const [before, beforeStartMs, state, ...missers] = previous;
-			const waitEnded = state === WAIT_STATE.waiting && startMs >= beforeStartMs + waitMs;
+			const waitEnded = state === WAIT_STATE.waiting && startMs >= waitEndOf(wait, beforeStartMs);
 			const missed = state === WAIT_STATE.missed || waitEnded;
 			const missedBy = missed && !missers.includes(before) ? [...missers, before] : missers;
 			// Announced once per (lead, advisor): an advisor who missed it before is not again.
@@ -91,9 +93,11 @@ export function noteAssigned(
 }
 
 /** Leads whose wait has ended on the service's clock and is not checked yet, oldest wait first. */
-export function dueLeads(position: NotContactedPosition, nowMs: number, waitMs: number): string[] {
+export function dueLeads(position: NotContactedPosition, nowMs: number, wait: WaitClock): string[] {
 	return Object.entries(position.waits)
-		.filter(([, [, startMs, state]]) => state === WAIT_STATE.waiting && nowMs >= startMs + waitMs)
+		.filter(
+			([, [, startMs, state]]) => state === WAIT_STATE.waiting && nowMs >= waitEndOf(wait, startMs),
+		)
 		.sort(([, a], [, b]) => a[1] - b[1])
 		.map(([id]) => id);
 }
@@ -125,17 +129,19 @@ export function afterCheck(entry: WaitEntry, contacted: boolean): WaitEntry {
 	return [advisor, startMs, contacted ? WAIT_STATE.done : WAIT_STATE.missed, ...missers];
 }
 
-/** The item: lead.assigned's fields, the wait's start, and who let the lead wait. */
+/** The item: lead.assigned's fields, the wait's start and end, and who let the lead wait. */
 export function notContactedItem(
 	lead: IDataObject,
 	entry: WaitEntry,
 	polledAt: string,
+	wait: WaitClock,
 ): IDataObject {
 	const [advisor, startMs, , ...missers] = entry;
 	const missedBy = [...missers, advisor];
 	return {
 		...leadStatusItem(lead, 'assigned', polledAt),
 		waiting_since: new Date(startMs).toISOString(),
+		...waitFacts(wait, startMs),
 		missed_by: missedBy,
 		misses: missedBy.length,
 		event: NOT_CONTACTED_EVENT,
@@ -144,12 +150,12 @@ export function notContactedItem(
 }
 
 /** Fetch Test Event: a lead as the event would show it, had its advisor let it wait. */
-export function sampleItem(lead: IDataObject, polledAt: string): IDataObject {
+export function sampleItem(lead: IDataObject, polledAt: string, wait: WaitClock): IDataObject {
 	const startMs = timeOf(lead.updated_at);
 	const entry: WaitEntry = [
 		advisorOf(lead) ?? '',
 		Number.isNaN(startMs) ? Date.parse(polledAt) : startMs,
 		WAIT_STATE.missed,
 	];
-	return notContactedItem(lead, entry, polledAt);
+	return notContactedItem(lead, entry, polledAt, wait);
 }

@@ -24,13 +24,14 @@ import {
 } from './notContacted';
 import type { NotContactedPosition } from './position';
 import { uniqueById } from './position';
+import type { WaitClock } from './waitClock';
 
 /** A request is not started unless this many times the slowest one so far still fits. */
 const REQUEST_TIME_SAFETY = 2;
 
 export interface NotContactedRound {
 	stored: NotContactedPosition | undefined;
-	waitMs: number;
+	wait: WaitClock;
 	/** Epoch ms (n8n's clock) by which the poll must be done. */
 	deadline: number;
 	budgetMs: number;
@@ -174,17 +175,18 @@ export async function pollNotContacted(
 ): Promise<NotContactedOutcome> {
 	const timer = new RequestTimer(round.deadline);
 	const { leads, nowMs } = await readAssigned(context, round, timer);
-	const position = noteAssigned(round.stored, leads, round.waitMs);
+	const position = noteAssigned(round.stored, leads, round.wait);
 	const items: IDataObject[] = [];
 	if (!round.stored) return { items, position };
 
 	const byId = new Map(leads.map((lead) => [lead.id as string, lead]));
-	for (const id of dueLeads(position, nowMs, round.waitMs)) {
+	for (const id of dueLeads(position, nowMs, round.wait)) {
 		if (!timer.fits(2)) break;
 		const entry = position.waits[id];
 		const contacted = await wasContacted(context, id, entry[1], timer);
 		position.waits[id] = afterCheck(entry, contacted);
-		if (!contacted) items.push(notContactedItem(byId.get(id)!, position.waits[id], round.polledAt));
+		if (!contacted)
+			items.push(notContactedItem(byId.get(id)!, position.waits[id], round.polledAt, round.wait));
 	}
 	return { items, position };
 }

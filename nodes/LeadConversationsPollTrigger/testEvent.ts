@@ -18,6 +18,7 @@ import {
 	transferredItem,
 } from './events';
 import { sampleItem } from './notContacted';
+import type { WaitClock } from './waitClock';
 import type { PollSettings } from './watchers';
 import { conditionsBesideStatus, watchedLists } from './watchers';
 
@@ -47,6 +48,7 @@ export async function testEventItems(
 	context: IPollFunctions,
 	settings: PollSettings,
 	polledAt: string,
+	wait: WaitClock = { waitMs: 0 },
 ): Promise<IDataObject[]> {
 	const { output } = settings;
 	if (settings.event === POLL_EVENTS.newLead) {
@@ -67,7 +69,7 @@ export async function testEventItems(
 			await firstPage(context, '/leads', { status: 'assigned' }),
 			(lead) => lead.updated_at,
 		);
-		return leads.slice(0, TEST_EVENT_RECORDS).map((lead) => sampleItem(lead, polledAt));
+		return leads.slice(0, TEST_EVENT_RECORDS).map((lead) => sampleItem(lead, polledAt, wait));
 	}
 	const conditions = conditionsBesideStatus(settings);
 	const candidates: Array<{ updatedAt: unknown; item: IDataObject }> = [];
