@@ -12,10 +12,11 @@ import type { ContactRule } from './contactRule';
 import { contactWindowStart } from './contactRule';
 import { afterCheck, dueLeads, noteAssigned, notContactedItem } from './notContacted';
 import type { NotContactedPosition } from './position';
+import type { WaitClock } from './waitClock';
 
 export interface NotContactedRound {
 	stored: NotContactedPosition | undefined;
-	waitMs: number;
+	wait: WaitClock;
 	rule: ContactRule;
 	/** Epoch ms (n8n's clock) by which the poll must be done. */
 	deadline: number;
@@ -50,17 +51,18 @@ export async function pollNotContacted(
 ): Promise<NotContactedOutcome> {
 	const timer = new RequestTimer(round.deadline);
 	const { leads, nowMs } = await readAssigned(context, round, timer);
-	const position = keepAbsent(round.stored, noteAssigned(round.stored, leads, round.waitMs), nowMs);
+	const position = keepAbsent(round.stored, noteAssigned(round.stored, leads, round.wait), nowMs);
 	const items: IDataObject[] = [];
 	if (!round.stored) return { items, position };
 
 	const byId = new Map(leads.map((lead) => [lead.id as string, lead]));
-	for (const id of dueLeads(position, nowMs, round.waitMs)) {
+	for (const id of dueLeads(position, nowMs, round.wait)) {
 		if (!timer.fits(2)) break;
 		const entry = position.waits[id];
 		const contacted = await wasContacted(context, timer, id, entry[1], round.rule);
 		position.waits[id] = afterCheck(entry, contacted);
-		if (!contacted) items.push(notContactedItem(byId.get(id)!, position.waits[id], round.polledAt));
+		if (!contacted)
+			items.push(notContactedItem(byId.get(id)!, position.waits[id], round.polledAt, round.wait));
 	}
 	return { items, position };
 }
@@ -83,15 +85,21 @@ export async function notContactedNow(
 	const timer = new RequestTimer(round.deadline);
 	const { leads, nowMs } = await readAssigned(context, round, timer);
 	// As a poll that sees every lead for the first time after the activation poll.
-	const position = noteAssigned({ waits: {} }, leads, round.waitMs);
+	const position = noteAssigned({ waits: {} }, leads, round.wait);
 	const byId = new Map(leads.map((lead) => [lead.id as string, lead]));
-	const due = dueLeads(position, nowMs, round.waitMs).reverse().slice(0, TEST_RUN_CHECKS);
+	const due = dueLeads(position, nowMs, round.wait).reverse().slice(0, TEST_RUN_CHECKS);
 	const items: IDataObject[] = [];
 	for (const id of due) {
 		if (items.length >= most || !timer.fits(2)) break;
 		const entry = position.waits[id];
 		if (await wasContacted(context, timer, id, entry[1], round.rule)) continue;
-		items.push(notContactedItem(byId.get(id)!, afterCheck(entry, false), round.polledAt));
+		const item = notContactedItem(
+			byId.get(id)!,
+			afterCheck(entry, false),
+			round.polledAt,
+			round.wait,
+		);
+		items.push(item);
 	}
 	return { items, assigned: leads.length };
 }

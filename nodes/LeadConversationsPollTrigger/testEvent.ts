@@ -25,6 +25,8 @@ import {
 } from './events';
 import { recentContacts } from './contactedPoll';
 import type { ContactRule } from './contactRule';
+import type { OpeningHours } from '../shared/openingHours';
+import type { WaitClock } from './waitClock';
 import { WAIT_UNITS } from './notContacted';
 import { TEST_RUN_CHECKS, notContactedNow } from './notContactedPoll';
 import type { PollSettings } from './watchers';
@@ -55,7 +57,9 @@ function newestFirst<T>(entries: T[], timeOf: (entry: T) => unknown): T[] {
 export interface TestRound {
 	polledAt: string;
 	/** Assigned Lead Not Contacted's wait. */
-	waitMs?: number;
+	wait?: WaitClock;
+	/** Assigned Lead Contacted: the opening hours of response_open_minutes. */
+	hours?: OpeningHours;
 	/** What counts as contact, for both assigned-lead events. */
 	rule?: ContactRule;
 	/** Epoch ms by which the run must be done. */
@@ -86,7 +90,7 @@ function nothingNow(
 			case POLL_EVENTS.assignedNotContacted:
 				return [
 					'No assigned lead is waiting now',
-					`None of the ${assigned} assigned leads has waited ${waitText(round.waitMs ?? 0)} since its last update (updated_at, on the service's clock) without a message from a person. A test run gives only such leads, as a poll would, and changes nothing. To try the steps after the trigger, assign a lead and let the wait pass, or pin sample data to this node.`,
+					`None of the ${assigned} assigned leads has waited ${waitText(round.wait?.waitMs ?? 0)} since its last update (updated_at, on the service's clock) without a message from a person. A test run gives only such leads, as a poll would, and changes nothing. To try the steps after the trigger, assign a lead and let the wait pass, or pin sample data to this node.`,
 				];
 			case POLL_EVENTS.assignedContacted:
 				return [
@@ -151,14 +155,14 @@ async function latestItems(
 			(lead) => lead.updated_at,
 		);
 		const checked = leads.slice(0, TEST_RUN_CHECKS);
-		const found = await recentContacts(context, checked, round.rule, polledAt);
+		const found = await recentContacts(context, checked, round.rule, polledAt, round.hours);
 		return found.length > 0 ? found.slice(0, TEST_EVENT_RECORDS) : { assigned: checked.length };
 	}
 	if (settings.event === POLL_EVENTS.assignedNotContacted && round.rule !== undefined) {
-		const { waitMs = 0, rule, deadline, budgetMs } = round;
+		const { wait = { waitMs: 0 }, rule, deadline, budgetMs } = round;
 		const found = await notContactedNow(
 			context,
-			{ waitMs, rule, deadline, budgetMs, polledAt },
+			{ wait, rule, deadline, budgetMs, polledAt },
 			TEST_EVENT_RECORDS,
 		);
 		return found.items.length > 0 ? found.items : { assigned: found.assigned };

@@ -30,7 +30,7 @@ const lead = (id: string, advisor: string, ms: number) => ({
 	updated_at: new Date(ms).toISOString(),
 });
 const read = (stored: NotContactedPosition, leads: IDataObject[], nowMs: number) =>
-	keepAbsent(stored, noteAssigned(stored, leads, WAIT), nowMs);
+	keepAbsent(stored, noteAssigned(stored, leads, { waitMs: WAIT }), nowMs);
 
 describe('the bound', () => {
 	const missedByA: NotContactedPosition = { waits: { a: ['u2', T, 0, 'u1'] } };
@@ -65,7 +65,7 @@ describe('the bound', () => {
 	test('an absent lead is never due: it has no fields to announce', async () => {
 		const { dueLeads } = await import('../../../nodes/LeadConversationsPollTrigger/notContacted');
 		const away = read(missedByA, [], T + MINUTE);
-		expect(dueLeads(away, T + 60 * MINUTE, WAIT)).toEqual([]);
+		expect(dueLeads(away, T + 60 * MINUTE, { waitMs: WAIT })).toEqual([]);
 	});
 
 	test('its size: the wait as before, plus the ID and 20 bytes while absent', () => {

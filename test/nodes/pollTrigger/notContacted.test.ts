@@ -41,6 +41,8 @@ describeEachKeeping(ctx, (pollTrigger) => {
 					status: 'assigned',
 					assigned_to: ADVISOR_A,
 					waiting_since: assigned.updated_at,
+					wait_ended_at: new Date(Date.parse(assigned.updated_at) + 15 * MINUTE).toISOString(),
+					open_minutes: 15,
 					missed_by: [ADVISOR_A],
 					misses: 1,
 					event: 'lead.not_contacted',
