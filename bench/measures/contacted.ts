@@ -72,13 +72,11 @@ export async function contacted(args: ContactedArgs): Promise<ContactedRow[]> {
 			let next = 0;
 			for (const k of [0, ...args.active]) {
 				sandbox.control.advanceClock(60_000);
-				talked
-					.slice(next, next + k)
-					.forEach(({ conversationId }, i) =>
-						sandbox.control.addMessage(conversationId, {
-							sent_by: i % 2 === 0 ? 'ai_agent' : 'human',
-						}),
-					);
+				talked.slice(next, next + k).forEach(({ conversationId }, i) =>
+					sandbox.control.addMessage(conversationId, {
+						sent_by: i % 2 === 0 ? 'ai_agent' : 'human',
+					}),
+				);
 				next += k;
 				const row = await measured(sandbox, trigger);
 				rows.push({ assigned: size, poll: 'active', leads: k, expected: pages + 2 * k, ...row });
