@@ -11,11 +11,10 @@ import type { PollEvent } from './events';
 import { LEAD_OUTPUTS, POLL_EVENTS, changedLeadItem, leadOutputItem } from './events';
 import { pollChangedLeads } from './changesPoll';
 import { pollContacted } from './contactedPoll';
-import type { ContactRule } from './contactRule';
-import { EXAMPLE_NOTICES, NOTICE_GRACE_MS, noticesOf } from './contactRule';
+import type { AssignedSettings } from './assignedSettings';
+import { readAssignedSettings } from './assignedSettings';
 import { waitMsOf } from './notContacted';
 import { pollNotContacted } from './notContactedPoll';
-import type { OpeningHours } from '../shared/openingHours';
 import type { WaitClock } from './waitClock';
 import { readWaitClock } from './waitClock';
 import { pollTriggerProperties } from './description';
@@ -67,25 +66,6 @@ function readWait(context: IPollFunctions): WaitClock {
 	return readWaitClock(context, waitMs);
 }
 
-/**
- * What counts as contact: Workflow Notices from version 2 (and for Assigned Lead Contacted, which
- * is new); version 1 of Assigned Lead Not Contacted keeps its 60 s grace. A wrong value fails
- * before any request.
- */
-function readContactRule(context: IPollFunctions, event: PollEvent): ContactRule {
-	if (context.getNode().typeVersion < 2 && event === POLL_EVENTS.assignedNotContacted) {
-		return { graceMs: NOTICE_GRACE_MS };
-	}
-	const notices = noticesOf(
-		context.getNodeParameter('workflowNotices', EXAMPLE_NOTICES.join('\n')),
-	);
-	if (typeof notices === 'string') throw new NodeOperationError(context.getNode(), notices);
-	return { notices };
-}
-
-const watchesAssigned = (event: PollEvent) =>
-	event === POLL_EVENTS.assignedNotContacted || event === POLL_EVENTS.assignedContacted;
-
 export class LeadConversationsPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		// n8n's nodes panel drops " Trigger": listed as "Lead Conversations Polling".
@@ -125,13 +105,7 @@ export class LeadConversationsPollTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), 'Choose at least one status in Statuses');
 		}
 		const wait = settings.event === POLL_EVENTS.assignedNotContacted ? readWait(this) : undefined;
-		const rule = watchesAssigned(settings.event)
-			? readContactRule(this, settings.event)
-			: undefined;
-		const hours =
-			settings.event === POLL_EVENTS.assignedContacted
-				? readWaitClock(this, 0).openingHours
-				: undefined;
+		const { rule, hours } = readAssignedSettings(this, settings.event);
 		const polledAt = new Date().toISOString();
 
 		const budgetMs = pollBudgetMs(this);
@@ -144,14 +118,6 @@ export class LeadConversationsPollTrigger implements INodeType {
 			return await scheduledPoll(this, settings, { wait, rule, hours, budgetMs, polledAt });
 		});
 	}
-}
-
-/** The settings of the assigned-lead events. */
-interface AssignedSettings {
-	wait?: WaitClock;
-	rule?: ContactRule;
-	/** Assigned Lead Contacted: the opening hours its response_open_minutes counts in. */
-	hours?: OpeningHours;
 }
 
 /** A scheduled poll: read, announce, and move the stored position once every read is done. */
