@@ -65,19 +65,20 @@ export async function pollContacted(
 }
 
 /**
- * Fetch Test Event: the contacts really made on the given leads since their last update, as the
- * event would show them; a lead with none gives nothing (no item claims a contact not made).
+ * A test run: the contacts really made on the given leads since their last update, as the event
+ * would show them, while the run's time allows; a lead with none gives nothing (no item claims a
+ * contact not made).
  */
 export async function recentContacts(
 	context: IPollFunctions,
 	leads: IDataObject[],
-	rule: ContactRule,
-	polledAt: string,
-	hours?: OpeningHours,
+	run: { rule: ContactRule; polledAt: string; deadline: number; hours?: OpeningHours },
 ): Promise<IDataObject[]> {
-	const timer = new RequestTimer(Number.POSITIVE_INFINITY);
+	const { rule, polledAt, hours } = run;
+	const timer = new RequestTimer(run.deadline);
 	const items: IDataObject[] = [];
 	for (const lead of leads) {
+		if (!timer.fits(2)) break;
 		const startMs = typeof lead.updated_at === 'string' ? Date.parse(lead.updated_at) : Number.NaN;
 		const advisor = lead.assigned_to;
 		if (typeof advisor !== 'string' || Number.isNaN(startMs)) continue;

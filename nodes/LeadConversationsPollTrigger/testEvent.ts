@@ -155,7 +155,8 @@ async function latestItems(
 			(lead) => lead.updated_at,
 		);
 		const checked = leads.slice(0, TEST_RUN_CHECKS);
-		const found = await recentContacts(context, checked, round.rule, polledAt, round.hours);
+		const { rule, deadline, hours } = round;
+		const found = await recentContacts(context, checked, { rule, polledAt, deadline, hours });
 		return found.length > 0 ? found.slice(0, TEST_EVENT_RECORDS) : { assigned: checked.length };
 	}
 	if (settings.event === POLL_EVENTS.assignedNotContacted && round.rule !== undefined) {
