@@ -10,6 +10,9 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { PollEvent } from './events';
 import { LEAD_OUTPUTS, POLL_EVENTS, changedLeadItem, leadOutputItem } from './events';
 import { pollChangedLeads } from './changesPoll';
+import { pollContacted } from './contactedPoll';
+import type { ContactRule } from './contactRule';
+import { EXAMPLE_NOTICES, NOTICE_GRACE_MS, noticesOf } from './contactRule';
 import { waitMsOf } from './notContacted';
 import { pollNotContacted } from './notContactedPoll';
 import { pollTriggerProperties } from './description';
@@ -26,7 +29,9 @@ function readSettings(context: IPollFunctions): PollSettings {
 	const event = context.getNodeParameter('event', POLL_EVENTS.newLead) as PollEvent;
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options =
-		event === POLL_EVENTS.conversationTransferred || event === POLL_EVENTS.assignedNotContacted
+		event === POLL_EVENTS.conversationTransferred ||
+		event === POLL_EVENTS.assignedNotContacted ||
+		event === POLL_EVENTS.assignedContacted
 			? {}
 			: (context.getNodeParameter('options', {}) as IDataObject);
 	const minimumScore = Number(filters.minimumScore ?? 0);
@@ -59,6 +64,25 @@ function readWaitMs(context: IPollFunctions): number {
 	return waitMs;
 }
 
+/**
+ * What counts as contact: Workflow Notices from version 2 (and for Assigned Lead Contacted, which
+ * is new); version 1 of Assigned Lead Not Contacted keeps its 60 s grace. A wrong value fails
+ * before any request.
+ */
+function readContactRule(context: IPollFunctions, event: PollEvent): ContactRule {
+	if (context.getNode().typeVersion < 2 && event === POLL_EVENTS.assignedNotContacted) {
+		return { graceMs: NOTICE_GRACE_MS };
+	}
+	const notices = noticesOf(
+		context.getNodeParameter('workflowNotices', EXAMPLE_NOTICES.join('\n')),
+	);
+	if (typeof notices === 'string') throw new NodeOperationError(context.getNode(), notices);
+	return { notices };
+}
+
+const watchesAssigned = (event: PollEvent) =>
+	event === POLL_EVENTS.assignedNotContacted || event === POLL_EVENTS.assignedContacted;
+
 export class LeadConversationsPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		// n8n's nodes panel drops " Trigger": listed as "Lead Conversations Polling".
@@ -69,11 +93,14 @@ export class LeadConversationsPollTrigger implements INodeType {
 			dark: 'file:../../icons/leadConversations.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 2: Assigned Lead Not Contacted tells the workflow's notices apart by their text (Workflow
+		// Notices), not by a 60 s grace; nodes saved at 1 keep the grace.
+		version: [1, 2],
+		defaultVersion: 2,
 		// The chosen event as the Event dropdown names it: "New Lead", not "newLead".
 		subtitle: optionNameSubtitle('event', pollTriggerProperties),
 		description:
-			'Starts workflows on new and changed leads, status changes, handoffs to a human and assigned leads nobody contacted, checking the lead service on a schedule; needs no public URL',
+			'Starts workflows on new and changed leads, status changes, handoffs to a human, and assigned leads contacted or left waiting, checking the lead service on a schedule; needs no public URL',
 		defaults: {
 			name: 'Lead Conversations Polling Trigger',
 		},
@@ -96,16 +123,19 @@ export class LeadConversationsPollTrigger implements INodeType {
 		}
 		const waitMs =
 			settings.event === POLL_EVENTS.assignedNotContacted ? readWaitMs(this) : undefined;
+		const rule = watchesAssigned(settings.event)
+			? readContactRule(this, settings.event)
+			: undefined;
 		const polledAt = new Date().toISOString();
 
 		if (this.getMode() === 'manual') {
-			const items = await testEventItems(this, settings, polledAt);
+			const items = await testEventItems(this, settings, polledAt, rule);
 			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 		}
 
 		const budgetMs = pollBudgetMs(this);
 		return await onePollAtATime(this, budgetMs, async () => {
-			return await scheduledPoll(this, settings, { waitMs, budgetMs, polledAt });
+			return await scheduledPoll(this, settings, { waitMs, rule, budgetMs, polledAt });
 		});
 	}
 }
@@ -114,7 +144,12 @@ export class LeadConversationsPollTrigger implements INodeType {
 async function scheduledPoll(
 	context: IPollFunctions,
 	settings: PollSettings,
-	{ waitMs, budgetMs, polledAt }: { waitMs?: number; budgetMs: number; polledAt: string },
+	{
+		waitMs,
+		rule,
+		budgetMs,
+		polledAt,
+	}: { waitMs?: number; rule?: ContactRule; budgetMs: number; polledAt: string },
 ): Promise<INodeExecutionData[][] | null> {
 	// By default n8n hands the live static data and saves it when the poll starts an execution;
 	// with 2.41's durable poll cursors on, a staged copy stored with that execution (or alone
@@ -140,14 +175,12 @@ async function scheduledPoll(
 		);
 		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 	}
-	if (waitMs !== undefined) {
-		const outcome = await pollNotContacted(context, {
-			stored: stored?.notContacted,
-			waitMs,
-			deadline,
-			budgetMs,
-			polledAt,
-		});
+	if (rule !== undefined) {
+		const assignedRound = { stored: stored?.notContacted, rule, deadline, budgetMs, polledAt };
+		const outcome =
+			waitMs === undefined
+				? await pollContacted(context, assignedRound)
+				: await pollNotContacted(context, { ...assignedRound, waitMs });
 		writePosition(staticData, {
 			version: POSITION_VERSION,
 			watch: watchOf(settings),

@@ -17,6 +17,8 @@ import {
 	newLeadItem,
 	transferredItem,
 } from './events';
+import { recentContacts } from './contactedPoll';
+import type { ContactRule } from './contactRule';
 import { sampleItem } from './notContacted';
 import type { PollSettings } from './watchers';
 import { conditionsBesideStatus, watchedLists } from './watchers';
@@ -47,6 +49,7 @@ export async function testEventItems(
 	context: IPollFunctions,
 	settings: PollSettings,
 	polledAt: string,
+	rule?: ContactRule,
 ): Promise<IDataObject[]> {
 	const { output } = settings;
 	if (settings.event === POLL_EVENTS.newLead) {
@@ -60,6 +63,14 @@ export async function testEventItems(
 		return leads
 			.slice(0, TEST_EVENT_RECORDS)
 			.map((lead) => leadOutputItem(lead, output, () => changedLeadItem(lead, polledAt)));
+	}
+	if (settings.event === POLL_EVENTS.assignedContacted && rule !== undefined) {
+		// The most recently assigned leads whose advisor has really written since: 1 + 2 per lead.
+		const leads = newestFirst(
+			await firstPage(context, '/leads', { status: 'assigned' }),
+			(lead) => lead.updated_at,
+		);
+		return await recentContacts(context, leads.slice(0, TEST_EVENT_RECORDS), rule, polledAt);
 	}
 	if (settings.event === POLL_EVENTS.assignedNotContacted) {
 		// The most recently assigned leads, as the event would show them: nothing is checked.

@@ -1,14 +1,12 @@
 // The rules of Assigned Lead Not Contacted, without HTTP: the wait, the waits kept per lead, when
 // a wait has ended (on the service's time handed in, whatever n8n's clock says), what is contact.
 
+import { serviceNowOf } from '../../../nodes/LeadConversationsPollTrigger/assignedReads';
 import {
-	contactedIn,
-	conversationsToOpen,
 	dueLeads,
 	noteAssigned,
 	waitMsOf,
 } from '../../../nodes/LeadConversationsPollTrigger/notContacted';
-import { serviceNowOf } from '../../../nodes/LeadConversationsPollTrigger/notContactedPoll';
 import type { NotContactedPosition } from '../../../nodes/LeadConversationsPollTrigger/position';
 
 const T = Date.parse('2026-03-01T10:00:00.000Z');
@@ -100,7 +98,7 @@ describe('the waits kept', () => {
 		expect(twice.waits.a).toEqual(['u3', T + WAIT + MIN, 0, 'u1', 'u2']);
 	});
 
-	test('a lead no longer in assigned is dropped with its history', () => {
+	test('the waits noted are those of the read; a missing lead is keepAbsent’s (absentLead.test.ts)', () => {
 		expect(noteAssigned({ waits: { a: ['u1', T, 2] } }, [], WAIT)).toEqual({ waits: {} });
 	});
 });
@@ -121,29 +119,5 @@ describe('when a wait has ended', () => {
 		expect(serviceNowOf(header, T + 10 * 24 * 60 * MIN)).toBe(T);
 		expect(serviceNowOf(header, T - 10 * 24 * 60 * MIN)).toBe(T);
 		expect(serviceNowOf({}, T)).toBe(T - MIN);
-	});
-});
-
-describe('what is contact', () => {
-	const message = (sent_by: string, ms: number) => ({ sent_by, created_at: at(ms) });
-
-	test('a human message more than 60 s after the start; not the notice, not the AI, not the lead', () => {
-		const notice = { messages: [message('human', T + 60_000)] };
-		const others = { messages: [message('ai_agent', T + 5 * MIN), message('lead', T + 6 * MIN)] };
-		const advisor = { messages: [message('human', T + 60_001)] };
-		expect(contactedIn(notice, T)).toBe(false);
-		expect(contactedIn(others, T)).toBe(false);
-		expect(contactedIn(advisor, T)).toBe(true);
-		expect(contactedIn({ transcript: 'Agent: hello' }, T)).toBe(false);
-	});
-
-	test('only conversations with something after the grace are opened, newest first', () => {
-		const conversations = [
-			{ id: 'c1', last_message_at: at(T + 30_000) },
-			{ id: 'c2', last_message_at: at(T + 2 * MIN) },
-			{ id: 'c3', last_message_at: at(T + 9 * MIN) },
-			{ id: 'c4', last_message_at: at(T - 9 * MIN) },
-		];
-		expect(conversationsToOpen(conversations, T)).toEqual(['c3', 'c2']);
 	});
 });
