@@ -15,7 +15,7 @@ const out = resolve(repoRoot, option('out', 'docs/speed-to-lead-dashboard.png'))
 const browser = await launchChromium();
 try {
 	const page = await browser.newPage({
-		viewport: { width: 1200, height: 800 },
+		viewport: { width: 1140, height: 400 },
 		deviceScaleFactor: 1,
 	});
 	const response = await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
