@@ -118,4 +118,28 @@ describeOnN8n2('the speed-to-lead dashboard example, first contacts', () => {
 			[slow.lead.id, ADVISOR_A, passed.updated_at, 8, slow.conversation.channel],
 		]);
 	});
+
+	test('Execute workflow with the pinned sample: the path shown, nothing read from the service, nothing stored, twice', async () => {
+		const [sample] = workflow.pinData![TRIGGER].map((item) => item.json);
+		expect(sample.sample).toBe(true);
+		ctx.sandbox.control.clearRequests();
+		const tables = firstContactsTable();
+		for (const attempt of [1, 2]) {
+			const result = await runWorkflow(workflow, credentialsOf(ctx.sandbox), {
+				startNode: TRIGGER,
+				mode: 'manual',
+				dataTables: tables,
+				nodeTypes: { [POLL_TRIGGER_NODE_TYPE]: new LeadConversationsPollTrigger() },
+			});
+			expect({ attempt, error: result.error }).toEqual({ attempt, error: undefined });
+			const [kept] = result.output('Keep the first contact').map((item) => item.json);
+			expect([kept.lead_id, kept.advisor, kept.response_seconds]).toEqual([
+				sample.id,
+				sample.advisor,
+				sample.response_seconds,
+			]);
+		}
+		expect(ctx.sandbox.control.requests()).toEqual([]);
+		expect(tables.rowsOf(TABLE)).toEqual([]);
+	});
 });
