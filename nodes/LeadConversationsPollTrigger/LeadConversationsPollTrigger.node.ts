@@ -15,6 +15,9 @@ import type { ContactRule } from './contactRule';
 import { EXAMPLE_NOTICES, NOTICE_GRACE_MS, noticesOf } from './contactRule';
 import { waitMsOf } from './notContacted';
 import { pollNotContacted } from './notContactedPoll';
+import type { OpeningHours } from '../shared/openingHours';
+import type { WaitClock } from './waitClock';
+import { readWaitClock } from './waitClock';
 import { pollTriggerProperties } from './description';
 import { optionNameSubtitle } from '../shared/subtitle';
 import type { StoredPosition } from './position';
@@ -54,14 +57,14 @@ function readSettings(context: IPollFunctions): PollSettings {
 	};
 }
 
-/** Assigned Lead Not Contacted's wait in ms; a wrong value fails before any request. */
-function readWaitMs(context: IPollFunctions): number {
+/** Assigned Lead Not Contacted's wait and how it counts; a wrong value fails before any request. */
+function readWait(context: IPollFunctions): WaitClock {
 	const waitMs = waitMsOf(
 		context.getNodeParameter('waitAmount', 15),
 		context.getNodeParameter('waitUnit', 'minutes'),
 	);
 	if (typeof waitMs === 'string') throw new NodeOperationError(context.getNode(), waitMs);
-	return waitMs;
+	return readWaitClock(context, waitMs);
 }
 
 /**
@@ -121,23 +124,34 @@ export class LeadConversationsPollTrigger implements INodeType {
 		if (settings.event === POLL_EVENTS.leadStatus && settings.statuses.length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Choose at least one status in Statuses');
 		}
-		const waitMs =
-			settings.event === POLL_EVENTS.assignedNotContacted ? readWaitMs(this) : undefined;
+		const wait = settings.event === POLL_EVENTS.assignedNotContacted ? readWait(this) : undefined;
 		const rule = watchesAssigned(settings.event)
 			? readContactRule(this, settings.event)
 			: undefined;
+		const hours =
+			settings.event === POLL_EVENTS.assignedContacted
+				? readWaitClock(this, 0).openingHours
+				: undefined;
 		const polledAt = new Date().toISOString();
 
+		const budgetMs = pollBudgetMs(this);
 		if (this.getMode() === 'manual') {
-			const items = await testEventItems(this, settings, polledAt, rule);
-			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+			const round = { polledAt, wait, rule, hours, budgetMs, deadline: Date.now() + budgetMs };
+			return [this.helpers.returnJsonArray(await testEventItems(this, settings, round))];
 		}
 
-		const budgetMs = pollBudgetMs(this);
 		return await onePollAtATime(this, budgetMs, async () => {
-			return await scheduledPoll(this, settings, { waitMs, rule, budgetMs, polledAt });
+			return await scheduledPoll(this, settings, { wait, rule, hours, budgetMs, polledAt });
 		});
 	}
+}
+
+/** The settings of the assigned-lead events. */
+interface AssignedSettings {
+	wait?: WaitClock;
+	rule?: ContactRule;
+	/** Assigned Lead Contacted: the opening hours its response_open_minutes counts in. */
+	hours?: OpeningHours;
 }
 
 /** A scheduled poll: read, announce, and move the stored position once every read is done. */
@@ -145,11 +159,12 @@ async function scheduledPoll(
 	context: IPollFunctions,
 	settings: PollSettings,
 	{
-		waitMs,
+		wait,
 		rule,
+		hours,
 		budgetMs,
 		polledAt,
-	}: { waitMs?: number; rule?: ContactRule; budgetMs: number; polledAt: string },
+	}: AssignedSettings & { budgetMs: number; polledAt: string },
 ): Promise<INodeExecutionData[][] | null> {
 	// By default n8n hands the live static data and saves it when the poll starts an execution;
 	// with 2.41's durable poll cursors on, a staged copy stored with that execution (or alone
@@ -178,9 +193,9 @@ async function scheduledPoll(
 	if (rule !== undefined) {
 		const assignedRound = { stored: stored?.notContacted, rule, deadline, budgetMs, polledAt };
 		const outcome =
-			waitMs === undefined
-				? await pollContacted(context, assignedRound)
-				: await pollNotContacted(context, { ...assignedRound, waitMs });
+			wait === undefined
+				? await pollContacted(context, { ...assignedRound, hours })
+				: await pollNotContacted(context, { ...assignedRound, wait });
 		writePosition(staticData, {
 			version: POSITION_VERSION,
 			watch: watchOf(settings),

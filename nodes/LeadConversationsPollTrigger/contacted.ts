@@ -6,6 +6,8 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
+import type { OpeningHours } from '../shared/openingHours';
+import { openMsBetween } from '../shared/openingHours';
 import { isPresent } from './absentLeads';
 import { leadStatusItem } from './events';
 import type { NotContactedPosition, WaitEntry } from './position';
@@ -73,25 +75,27 @@ export function contactedEntry(entry: WaitEntry): WaitEntry {
 
 /**
  * The item: lead.assigned's fields, whose wait it was, when it began and when contact came (both
- * on the service's clock), and where. `openMinutes`: the response in open minutes, when
- * opening hours are set.
+ * on the service's clock), and where; with opening hours, also the response in open minutes.
  */
 export function contactedItem(
 	lead: IDataObject,
 	entry: WaitEntry,
 	contact: { message: IDataObject; conversation: IDataObject },
 	polledAt: string,
-	openMinutes: number | null = null,
+	hours?: OpeningHours,
 ): IDataObject {
 	const [advisor, startMs] = entry;
 	const contactedAt = String(contact.message.created_at);
+	const contactedMs = Date.parse(contactedAt);
+	const openMinutes =
+		hours && contactedMs >= startMs ? openMsBetween(hours, startMs, contactedMs) / 60_000 : null;
 	return {
 		...leadStatusItem(lead, 'assigned', polledAt),
 		event: CONTACTED_EVENT,
 		advisor,
 		waiting_since: new Date(startMs).toISOString(),
 		contacted_at: contactedAt,
-		response_seconds: Math.max(0, Math.round((Date.parse(contactedAt) - startMs) / 1000)),
+		response_seconds: Math.max(0, Math.round((contactedMs - startMs) / 1000)),
 		response_open_minutes: openMinutes,
 		conversation_id: contact.conversation.id ?? null,
 		conversation_channel: contact.conversation.channel ?? null,

@@ -10,12 +10,15 @@ import { RequestTimer, findContact, readAssigned } from './assignedReads';
 import type { ContactRule } from './contactRule';
 import { contactedEntry, contactedItem, leadsToCheck, nextSeen } from './contacted';
 import { noteAssigned } from './notContacted';
-import type { NotContactedPosition } from './position';
+import type { OpeningHours } from '../shared/openingHours';
+import type { NotContactedPosition, WaitEntry } from './position';
 import { WAIT_STATE } from './position';
 
 export interface ContactedRound {
 	stored: NotContactedPosition | undefined;
 	rule: ContactRule;
+	/** When set, the response is also counted in open minutes. */
+	hours?: OpeningHours;
 	/** Epoch ms (n8n's clock) by which the poll must be done. */
 	deadline: number;
 	budgetMs: number;
@@ -48,7 +51,13 @@ export async function pollContacted(
 		}
 		position.waits[check.id] = contactedEntry(position.waits[check.id]);
 		items.push(
-			contactedItem(byId.get(check.id)!, position.waits[check.id], contact, round.polledAt),
+			contactedItem(
+				byId.get(check.id)!,
+				position.waits[check.id],
+				contact,
+				round.polledAt,
+				round.hours,
+			),
 		);
 	}
 	const seen = nextSeen(position, round.stored.seen, checked);
@@ -64,6 +73,7 @@ export async function recentContacts(
 	leads: IDataObject[],
 	rule: ContactRule,
 	polledAt: string,
+	hours?: OpeningHours,
 ): Promise<IDataObject[]> {
 	const timer = new RequestTimer(Number.POSITIVE_INFINITY);
 	const items: IDataObject[] = [];
@@ -74,7 +84,8 @@ export async function recentContacts(
 		const check = { id: String(lead.id), startMs, afterMs: startMs - 1 };
 		const contact = await findContact(context, timer, check, rule, true);
 		if (contact === undefined) continue;
-		items.push(contactedItem(lead, [advisor, startMs, WAIT_STATE.contacted], contact, polledAt));
+		const entry: WaitEntry = [advisor, startMs, WAIT_STATE.contacted];
+		items.push(contactedItem(lead, entry, contact, polledAt, hours));
 	}
 	return items;
 }

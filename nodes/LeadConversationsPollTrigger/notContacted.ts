@@ -14,6 +14,8 @@ import { isPresent } from './absentLeads';
 import { leadStatusItem } from './events';
 import type { NotContactedPosition, WaitEntry } from './position';
 import { WAIT_STATE } from './position';
+import type { WaitClock } from './waitClock';
+import { waitEndOf, waitFacts } from './waitClock';
 
 export const NOT_CONTACTED_EVENT = 'lead.not_contacted';
 
@@ -50,14 +52,14 @@ function advisorOf(lead: IDataObject): string | undefined {
  * the one before joins the announced advisors if it was announced. A lead with no advisor has
  * nobody to wait for and is not kept. Leads not in the read: keepAbsent (absentLeads.ts).
  *
- * Not Contacted (`waitMs` given): an advisor whose wait had ended before the lead moved on (the
+ * Not Contacted (`wait` given): an advisor whose wait had ended before the lead moved on (the
  * lead's updated_at is past the end) also joins the missers, announced or not, so that a poll
  * whose position was not stored can never send the hand-off back.
  */
 export function noteAssigned(
 	stored: NotContactedPosition | undefined,
 	leads: IDataObject[],
-	waitMs = Number.POSITIVE_INFINITY,
+	wait?: WaitClock,
 ): NotContactedPosition {
 	const waits: Record<string, WaitEntry> = {};
 	for (const lead of leads) {
@@ -77,7 +79,10 @@ export function noteAssigned(
 			waits[id] = previous;
 		} else {
 			const [before, beforeStartMs, state, ...missers] = previous;
-			const waitEnded = state === WAIT_STATE.waiting && startMs >= beforeStartMs + waitMs;
+			const waitEnded =
+				wait !== undefined &&
+				state === WAIT_STATE.waiting &&
+				startMs >= waitEndOf(wait, beforeStartMs);
 			const announced = state === WAIT_STATE.missed || state === WAIT_STATE.contacted || waitEnded;
 			const missedBy = announced && !missers.includes(before) ? [...missers, before] : missers;
 			// Announced once per (lead, advisor): an advisor announced before is not again.
@@ -92,10 +97,12 @@ export function noteAssigned(
  * Leads in the latest read whose wait has ended on the service's clock and is not checked yet,
  * oldest wait first.
  */
-export function dueLeads(position: NotContactedPosition, nowMs: number, waitMs: number): string[] {
+export function dueLeads(position: NotContactedPosition, nowMs: number, wait: WaitClock): string[] {
 	return Object.entries(position.waits)
 		.filter(([id]) => isPresent(position, id))
-		.filter(([, [, startMs, state]]) => state === WAIT_STATE.waiting && nowMs >= startMs + waitMs)
+		.filter(
+			([, [, startMs, state]]) => state === WAIT_STATE.waiting && nowMs >= waitEndOf(wait, startMs),
+		)
 		.sort(([, a], [, b]) => a[1] - b[1])
 		.map(([id]) => id);
 }
@@ -106,31 +113,22 @@ export function afterCheck(entry: WaitEntry, contacted: boolean): WaitEntry {
 	return [advisor, startMs, contacted ? WAIT_STATE.done : WAIT_STATE.missed, ...missers];
 }
 
-/** The item: lead.assigned's fields, the wait's start, and who let the lead wait. */
+/** The item: lead.assigned's fields, the wait's start and end, and who let the lead wait. */
 export function notContactedItem(
 	lead: IDataObject,
 	entry: WaitEntry,
 	polledAt: string,
+	wait: WaitClock,
 ): IDataObject {
 	const [advisor, startMs, , ...missers] = entry;
 	const missedBy = [...missers, advisor];
 	return {
 		...leadStatusItem(lead, 'assigned', polledAt),
 		waiting_since: new Date(startMs).toISOString(),
+		...waitFacts(wait, startMs),
 		missed_by: missedBy,
 		misses: missedBy.length,
 		event: NOT_CONTACTED_EVENT,
 		polled_at: polledAt,
 	};
-}
-
-/** Fetch Test Event: a lead as the event would show it, had its advisor let it wait. */
-export function sampleItem(lead: IDataObject, polledAt: string): IDataObject {
-	const startMs = timeOf(lead.updated_at);
-	const entry: WaitEntry = [
-		advisorOf(lead) ?? '',
-		Number.isNaN(startMs) ? Date.parse(polledAt) : startMs,
-		WAIT_STATE.missed,
-	];
-	return notContactedItem(lead, entry, polledAt);
 }

@@ -6,6 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { EXAMPLE_NOTICES } from './contactRule';
 import { POLL_EVENTS } from './events';
+import { COUNT_WAIT } from './waitClock';
 
 const notContacted = POLL_EVENTS.assignedNotContacted;
 const contacted = POLL_EVENTS.assignedContacted;
@@ -28,6 +29,9 @@ const workflowNotices: INodeProperties = {
 	default: EXAMPLE_NOTICES.join('\n'),
 	description:
 		'The messages your workflows post to the lead themselves, one per line (or a list of texts from an expression). A human message whose text, trimmed and ignoring case, equals or begins with one of them is not contact. Each at least 8 characters; empty: every human message is contact.',
+};
+const showForOpeningHours = {
+	show: { event: [notContacted, contacted], countWait: [COUNT_WAIT.openingHours] },
 };
 
 export const notContactedProperties: INodeProperties[] = [
@@ -79,5 +83,58 @@ export const notContactedProperties: INodeProperties[] = [
 		default: 'minutes',
 		description: 'The unit of Wait Amount',
 		displayOptions: showForEvent,
+	},
+	{
+		displayName: 'Count Wait',
+		name: 'countWait',
+		type: 'options',
+		options: [
+			{
+				name: 'Around the Clock',
+				value: COUNT_WAIT.aroundTheClock,
+				description: 'Every minute counts, day and night',
+			},
+			{
+				name: 'Only in Opening Hours',
+				value: COUNT_WAIT.openingHours,
+				description:
+					'Only minutes while the dealership is open count; a lead assigned while closed starts waiting at the next opening',
+			},
+		],
+		default: 'aroundTheClock',
+		description:
+			'Which minutes count toward the wait; for Assigned Lead Contacted, toward response_open_minutes (empty when around the clock)',
+		displayOptions: { show: { event: [notContacted, contacted] } },
+	},
+	{
+		displayName: 'Opening Hours',
+		name: 'openingHours',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'Mon-Fri 09:00-20:00; Sat 09:00-14:00',
+		description:
+			'Days and hours open, separated by ; or new lines, such as Mon-Fri 09:00-13:00, 14:00-20:00; Sat 09:00-14:00. Days not named are closed; 22:00-02:00 runs past midnight. An expression can read it from a Data Table.',
+		displayOptions: showForOpeningHours,
+	},
+	{
+		displayName: 'Time Zone',
+		name: 'timeZone',
+		type: 'string',
+		default: '',
+		placeholder: 'Europe/Madrid',
+		description: 'The IANA time zone of the opening hours and closed dates',
+		hint: "Empty: the workflow's time zone (Workflow Settings), else n8n's",
+		displayOptions: showForOpeningHours,
+	},
+	{
+		displayName: 'Closed Dates',
+		name: 'closedDates',
+		type: 'string',
+		default: '',
+		placeholder: '2026-12-25, 2027-01-01',
+		description:
+			'Days closed all day, such as holidays: YYYY-MM-DD separated by commas, or an expression giving a list',
+		displayOptions: showForOpeningHours,
 	},
 ];

@@ -1,6 +1,8 @@
 // A lead missing from a read of `assigned` keeps who let it wait for 3 reads and 1 hour, so the
 // hand-off never goes back to an advisor who missed it; after that it is forgotten.
 
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	ABSENT_MS,
 	ABSENT_READS,
@@ -27,8 +29,8 @@ const lead = (id: string, advisor: string, ms: number) => ({
 	assigned_to: advisor,
 	updated_at: new Date(ms).toISOString(),
 });
-const read = (stored: NotContactedPosition, leads: object[], nowMs: number) =>
-	keepAbsent(stored, noteAssigned(stored, leads, WAIT), nowMs);
+const read = (stored: NotContactedPosition, leads: IDataObject[], nowMs: number) =>
+	keepAbsent(stored, noteAssigned(stored, leads, { waitMs: WAIT }), nowMs);
 
 describe('the bound', () => {
 	const missedByA: NotContactedPosition = { waits: { a: ['u2', T, 0, 'u1'] } };
@@ -63,7 +65,7 @@ describe('the bound', () => {
 	test('an absent lead is never due: it has no fields to announce', async () => {
 		const { dueLeads } = await import('../../../nodes/LeadConversationsPollTrigger/notContacted');
 		const away = read(missedByA, [], T + MINUTE);
-		expect(dueLeads(away, T + 60 * MINUTE, WAIT)).toEqual([]);
+		expect(dueLeads(away, T + 60 * MINUTE, { waitMs: WAIT })).toEqual([]);
 	});
 
 	test('its size: the wait as before, plus the ID and 20 bytes while absent', () => {

@@ -1,6 +1,9 @@
 // What counts as contact, without HTTP: the Workflow Notices (version 2 and Assigned Lead
 // Contacted), version 1's 60-second grace, and what a wrong notice list answers.
 
+import { NodeHelpers } from 'n8n-workflow';
+
+import { LeadConversationsPollTrigger } from '../../../nodes/LeadConversationsPollTrigger/LeadConversationsPollTrigger.node';
 import {
 	EXAMPLE_NOTICES,
 	NOTICE_GRACE_MS,
@@ -123,5 +126,38 @@ describe("version 1's grace", () => {
 			{ id: 'c4', last_message_at: at(T - 9 * 60_000) },
 		];
 		expect(conversationsToOpen(conversations, contactWindowStart(T, grace))).toEqual(['c3', 'c2']);
+	});
+});
+
+describe('node versions', () => {
+	const { description } = new LeadConversationsPollTrigger();
+	// What n8n's editor and engine read from a saved node: its parameters at its own version.
+	const parametersAt = (typeVersion: number, event: string) => {
+		const node = {
+			id: 'n',
+			name: 'Trigger',
+			type: 'x',
+			typeVersion,
+			position: [0, 0] as [number, number],
+			parameters: { event },
+		};
+		return NodeHelpers.getNodeParameters(
+			description.properties,
+			{ event },
+			true,
+			false,
+			node,
+			description,
+		);
+	};
+
+	test('a new node is version 2; a saved version 1 node keeps the grace (no Workflow Notices)', () => {
+		expect(description.version).toEqual([1, 2]);
+		expect(description.defaultVersion).toBe(2);
+		expect(parametersAt(1, 'assignedNotContacted')?.workflowNotices).toBeUndefined();
+		expect(parametersAt(2, 'assignedNotContacted')?.workflowNotices).toBe(
+			EXAMPLE_NOTICES.join('\n'),
+		);
+		expect(parametersAt(1, 'assignedContacted')?.workflowNotices).toBe(EXAMPLE_NOTICES.join('\n'));
 	});
 });

@@ -131,6 +131,45 @@ describeEachKeeping(ctx, (pollTrigger) => {
 			expect(Date.parse(String(item.polled_at))).toBeLessThan(Date.parse(assigned.updated_at));
 		});
 
+		test('with opening hours: the response also in open minutes, counting only while open', async () => {
+			// To the next Wednesday 17:30 UTC on the service's clock; open Mon-Fri 09:00-18:00 UTC.
+			const now = Date.parse(ctx.sandbox.control.clock().now);
+			const target = new Date(now);
+			target.setUTCHours(17, 30, 0, 0);
+			while (target.getTime() <= now || target.getUTCDay() !== 3) {
+				target.setUTCDate(target.getUTCDate() + 1);
+			}
+			advance(target.getTime() - now);
+			const trigger = pollTrigger({
+				...CONTACTED,
+				countWait: 'openingHours',
+				openingHours: 'Mon-Fri 09:00-18:00',
+				timeZone: 'UTC',
+			});
+			await trigger.poll();
+			const { lead, conversation } = leadWithOpenConversation(ctx.sandbox);
+			await assign(ctx.sandbox, lead.id, ADVISOR_A);
+			await trigger.poll();
+			// Closed from 18:00 to 09:00 the next morning: 30 open minutes before, 10 after.
+			advance((15 * 60 + 40) * MINUTE);
+			await postAsAdvisor(ctx.sandbox, conversation.id, 'Good morning, Ana here.');
+			const [item] = (await trigger.poll()).items!;
+			expect(item.response_seconds).toBe((15 * 60 + 40) * 60);
+			expect(Math.round(Number(item.response_open_minutes) * 60)).toBe(40 * 60);
+		});
+
+		test('around the clock (the default): response_open_minutes is null', async () => {
+			const trigger = pollTrigger({ ...CONTACTED, countWait: 'aroundTheClock' });
+			await trigger.poll();
+			const { lead, conversation } = leadWithOpenConversation(ctx.sandbox);
+			await assign(ctx.sandbox, lead.id, ADVISOR_A);
+			advance(2 * MINUTE);
+			await postAsAdvisor(ctx.sandbox, conversation.id, 'Ana here.');
+			expect((await trigger.poll()).items).toEqual([
+				expect.objectContaining({ response_seconds: 120, response_open_minutes: null }),
+			]);
+		});
+
 		test('once per lead and advisor: across a restart, overlapping polls, and a hand-off back', async () => {
 			const trigger = pollTrigger(CONTACTED);
 			await trigger.poll();
@@ -232,6 +271,17 @@ describeEachKeeping(ctx, (pollTrigger) => {
 			]);
 			expect(trigger.position).toEqual(position);
 			expect(trigger.executions).toHaveLength(0);
+		});
+
+		test('Fetch Test Event with only notices written: an error saying so, no item', async () => {
+			const trigger = pollTrigger(CONTACTED);
+			const { lead, conversation } = leadWithOpenConversation(ctx.sandbox);
+			await assign(ctx.sandbox, lead.id, ADVISOR_A);
+			advance(5_000);
+			await postAsAdvisor(ctx.sandbox, conversation.id, NOTICE);
+			const { items, error } = await trigger.fetchTestEvent();
+			expect(items).toBeNull();
+			expect(error?.message).toBe('No assigned lead has been reached by its advisor yet');
 		});
 
 		test.each([

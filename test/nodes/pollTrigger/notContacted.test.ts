@@ -41,6 +41,8 @@ describeEachKeeping(ctx, (pollTrigger) => {
 					status: 'assigned',
 					assigned_to: ADVISOR_A,
 					waiting_since: assigned.updated_at,
+					wait_ended_at: new Date(Date.parse(assigned.updated_at) + 15 * MINUTE).toISOString(),
+					open_minutes: 15,
 					missed_by: [ADVISOR_A],
 					misses: 1,
 					event: 'lead.not_contacted',
@@ -241,26 +243,6 @@ describeEachKeeping(ctx, (pollTrigger) => {
 			expect(idsOf(items)).toEqual([lead.id]);
 			// polled_at is n8n's own time; the wait is the service's.
 			expect(Date.parse(String(items![0].polled_at))).toBeLessThan(Date.parse(assigned.updated_at));
-		});
-
-		test('Fetch Test Event: the most recently assigned leads as items, and nothing moves', async () => {
-			const trigger = pollTrigger(NOT_CONTACTED);
-			await trigger.poll();
-			const position = trigger.position;
-			const { lead } = leadWithOpenConversation(ctx.sandbox);
-			await assign(ctx.sandbox, lead.id, ADVISOR_A);
-			const { items, error } = await trigger.fetchTestEvent();
-			expect(error).toBeUndefined();
-			expect(items).toHaveLength(3);
-			expect(items![0]).toMatchObject({
-				id: lead.id,
-				assigned_to: ADVISOR_A,
-				missed_by: [ADVISOR_A],
-				misses: 1,
-				event: 'lead.not_contacted',
-			});
-			expect(trigger.position).toEqual(position);
-			expect(trigger.executions).toHaveLength(0);
 		});
 	});
 });

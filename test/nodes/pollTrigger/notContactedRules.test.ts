@@ -18,6 +18,7 @@ const lead = (id: string, advisor: string | null, updatedMs: number) => ({
 });
 const MIN = 60_000;
 const WAIT = 15 * MIN;
+const AROUND_THE_CLOCK = { waitMs: WAIT };
 
 describe('the wait', () => {
 	test.each([
@@ -47,14 +48,18 @@ describe('the wait', () => {
 
 describe('the waits kept', () => {
 	test('activation notes every assigned lead as done; leads without an advisor are not kept', () => {
-		const position = noteAssigned(undefined, [lead('a', 'u1', T), lead('b', null, T)], WAIT);
+		const position = noteAssigned(
+			undefined,
+			[lead('a', 'u1', T), lead('b', null, T)],
+			AROUND_THE_CLOCK,
+		);
 		expect(position).toEqual({ waits: { a: ['u1', T, 1] } });
 	});
 
 	test('a lead seen for the first time waits from its updated_at; the same advisor keeps the wait', () => {
-		const first = noteAssigned({ waits: {} }, [lead('a', 'u1', T)], WAIT);
+		const first = noteAssigned({ waits: {} }, [lead('a', 'u1', T)], AROUND_THE_CLOCK);
 		expect(first.waits.a).toEqual(['u1', T, 0]);
-		const later = noteAssigned(first, [lead('a', 'u1', T + 5 * MIN)], WAIT);
+		const later = noteAssigned(first, [lead('a', 'u1', T + 5 * MIN)], AROUND_THE_CLOCK);
 		expect(later.waits.a).toEqual(['u1', T, 0]);
 	});
 
@@ -62,7 +67,7 @@ describe('the waits kept', () => {
 		const missed = noteAssigned(
 			{ waits: { a: ['u1', T, 2], b: ['u1', T, 1] } },
 			[lead('a', 'u2', T + MIN), lead('b', 'u2', T + MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(missed.waits).toEqual({ a: ['u2', T + MIN, 0, 'u1'], b: ['u2', T + MIN, 0] });
 	});
@@ -71,7 +76,7 @@ describe('the waits kept', () => {
 		const back = noteAssigned(
 			{ waits: { a: ['u2', T, 2, 'u1'] } },
 			[lead('a', 'u1', T + MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(back.waits.a).toEqual(['u1', T + MIN, 1, 'u1', 'u2']);
 	});
@@ -81,25 +86,27 @@ describe('the waits kept', () => {
 		const late = noteAssigned(
 			{ waits: { a: ['u1', T, 0] } },
 			[lead('a', 'u2', T + WAIT + MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(late.waits.a).toEqual(['u2', T + WAIT + MIN, 0, 'u1']);
 		const early = noteAssigned(
 			{ waits: { a: ['u1', T, 0] } },
 			[lead('a', 'u2', T + WAIT - MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(early.waits.a).toEqual(['u2', T + WAIT - MIN, 0]);
 		const twice = noteAssigned(
 			{ waits: { a: ['u2', T, 0, 'u1'] } },
 			[lead('a', 'u3', T + WAIT + MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(twice.waits.a).toEqual(['u3', T + WAIT + MIN, 0, 'u1', 'u2']);
 	});
 
 	test('the waits noted are those of the read; a missing lead is keepAbsent’s (absentLead.test.ts)', () => {
-		expect(noteAssigned({ waits: { a: ['u1', T, 2] } }, [], WAIT)).toEqual({ waits: {} });
+		expect(noteAssigned({ waits: { a: ['u1', T, 2] } }, [], AROUND_THE_CLOCK)).toEqual({
+			waits: {},
+		});
 	});
 });
 
@@ -109,9 +116,9 @@ describe('when a wait has ended', () => {
 	};
 
 	test('on the service time handed in: at start + wait, oldest first, checked ones never', () => {
-		expect(dueLeads(waits, T + 15 * MIN - 1, 15 * MIN)).toEqual([]);
-		expect(dueLeads(waits, T + 15 * MIN, 15 * MIN)).toEqual(['late']);
-		expect(dueLeads(waits, T + 20 * MIN, 15 * MIN)).toEqual(['late', 'early']);
+		expect(dueLeads(waits, T + 15 * MIN - 1, AROUND_THE_CLOCK)).toEqual([]);
+		expect(dueLeads(waits, T + 15 * MIN, AROUND_THE_CLOCK)).toEqual(['late']);
+		expect(dueLeads(waits, T + 20 * MIN, AROUND_THE_CLOCK)).toEqual(['late', 'early']);
 	});
 
 	test("the service's time is its Date header, whatever n8n's clock says; without one, n8n's less a minute", () => {
