@@ -69,7 +69,7 @@ export const HANDOFF_COLUMNS = HAND_OFFS_COLUMN_NAMES.map((name) => ({
 	type: 'string' as const,
 }));
 
-async function createTable(
+export async function createTable(
 	api: N8nPublicApi,
 	name: string,
 	columns: object[],
