@@ -148,7 +148,7 @@ export function recipeWorkflow(tables: SpeedTables, pollSeconds: number): Workfl
 /** The round-robin example that assigns the qualified leads first; Turns and webhook as given. */
 export function assignmentWorkflow(
 	tables: SpeedTables,
-	options: { turns?: 'rotation' | 'spread'; webhookId?: string } = {},
+	options: { turns?: 'rotation' | 'spread' | 'leastLoaded'; webhookId?: string } = {},
 ): WorkflowJson {
 	return bound(ASSIGNMENT_FILE, tables, (node) => {
 		if (options.webhookId && node.webhookId) return { ...node, webhookId: options.webhookId };
