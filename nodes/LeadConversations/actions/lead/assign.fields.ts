@@ -138,7 +138,7 @@ const advisorsField = (values: INodeProperties[], versions: DisplayCondition): I
 	required: true,
 	displayOptions: { show: { rosterSource: ['advisors'], '@version': [versions] } },
 	description:
-		'The advisors who take leads. An advisor with a rule (channels, intents, min score, vehicle words) gets the leads that fit it; advisors without a rule get the leads no rule fits.',
+		'The advisors who take leads. An advisor with a rule (channels, intents, min score, vehicle words) gets the leads that fit it; advisors without a rule get the leads no rule fits. Working hours and a capacity limit who is picked now.',
 	options: [{ displayName: 'Advisor', name: 'advisor', values }],
 });
 
