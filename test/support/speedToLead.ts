@@ -32,6 +32,9 @@ export interface RosterRow {
 	intents?: string | null;
 	min_score?: number | null;
 	vehicle_words?: string | null;
+	hours?: string | null;
+	time_zone?: string | null;
+	capacity?: number | null;
 }
 
 /** Three advisors without a rule, two for pickups (one also wants a score of 80+), one away. */
@@ -62,6 +65,9 @@ const ROSTER_COLUMNS = [
 	{ name: 'intents', type: 'string' },
 	{ name: 'min_score', type: 'number' },
 	{ name: 'vehicle_words', type: 'string' },
+	{ name: 'hours', type: 'string' },
+	{ name: 'time_zone', type: 'string' },
+	{ name: 'capacity', type: 'number' },
 ];
 
 /** The hand-off table's columns, all text, as the recipe's sticky note lists them. */
@@ -99,6 +105,9 @@ export async function createSpeedTables(
 		intents: null,
 		min_score: null,
 		vehicle_words: null,
+		hours: null,
+		time_zone: null,
+		capacity: null,
 		...row,
 	}));
 	await createTable(api, tables.roster, ROSTER_COLUMNS, rows);
