@@ -12,7 +12,11 @@ export interface NotContactedArgs {
 	perKind: number;
 }
 
+/** How the wait counts: around the clock, in hours open all day, in hours closed today and tomorrow. */
+export type CountWaitCase = 'aroundTheClock' | 'openAllDay' | 'closedNow';
+
 export interface NotContactedRow {
+	countWait: CountWaitCase;
 	assigned: number;
 	/** Activation (notes every lead), idle, or the poll where waits ended. */
 	poll: 'activation' | 'idle' | 'ended';
@@ -36,6 +40,17 @@ export interface NotContactedResult {
 
 const MINUTE = 60_000;
 const SEEDED = 600;
+const COUNT_WAIT_CASES: CountWaitCase[] = ['aroundTheClock', 'openAllDay', 'closedNow'];
+
+/** The trigger's parameters for a case; opening hours in UTC, so no daylight-saving change. */
+function triggerParameters(countWait: CountWaitCase, sandbox: RunningSandbox) {
+	const wait = { event: 'assignedNotContacted', waitAmount: 15, waitUnit: 'minutes' };
+	if (countWait === 'aroundTheClock') return wait;
+	const inThreeDays = new Date(Date.parse(sandbox.control.clock().now) + 3 * 1440 * MINUTE);
+	const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][inThreeDays.getUTCDay()];
+	const openingHours = countWait === 'openAllDay' ? 'Mon-Sun 00:00-24:00' : `${day} 00:00-24:00`;
+	return { ...wait, countWait: 'openingHours', openingHours, timeZone: 'UTC' };
+}
 
 export function alpha(sandbox: RunningSandbox): StoredLead[] {
 	return sandbox.control.state().leads.filter((lead) => lead.organization_id === 'org_alpha');
@@ -94,62 +109,74 @@ export async function notContacted(args: NotContactedArgs): Promise<NotContacted
 	let bytesMissed = { one: 0, two: 0 };
 	const k = args.perKind;
 	try {
-		for (const size of args.sizes) {
-			sandbox.control.reset({ leads: SEEDED });
-			// The ended waits of this run are assigned after activation: 3k leads of the size.
-			const fill = size - 3 * k - alpha(sandbox).filter((l) => l.status === 'assigned').length;
-			for (let i = 0; i < fill; i++) {
-				// Advisor IDs as long as the seed's (user_ and 10 characters), 40 advisors.
-				const advisor = `user_${String(i % 40).padStart(10, '0')}`;
-				sandbox.control.createChannelLead({ status: 'assigned', assigned_to: advisor });
-			}
-			const trigger = createPollHarness(
-				{ event: 'assignedNotContacted', waitAmount: 15, waitUnit: 'minutes' },
-				credentials,
-			);
-			const pages = Math.ceil(size / 100);
-			const before = Math.ceil((size - 3 * k) / 100);
-			const none = { silent: 0, aiOnly: 0, contacted: 0 };
-			rows.push({
-				assigned: size - 3 * k,
-				poll: 'activation',
-				ended: none,
-				expected: before,
-				...(await measured(sandbox, trigger)),
-			});
+		for (const size of args.sizes)
+			for (const countWait of COUNT_WAIT_CASES) {
+				sandbox.control.reset({ leads: SEEDED });
+				// The ended waits of this run are assigned after activation: 3k leads of the size.
+				const fill = size - 3 * k - alpha(sandbox).filter((l) => l.status === 'assigned').length;
+				for (let i = 0; i < fill; i++) {
+					// Advisor IDs as long as the seed's (user_ and 10 characters), 40 advisors.
+					const advisor = `user_${String(i % 40).padStart(10, '0')}`;
+					sandbox.control.createChannelLead({ status: 'assigned', assigned_to: advisor });
+				}
+				const trigger = createPollHarness(triggerParameters(countWait, sandbox), credentials);
+				const pages = Math.ceil(size / 100);
+				const before = Math.ceil((size - 3 * k) / 100);
+				const none = { silent: 0, aiOnly: 0, contacted: 0 };
+				rows.push({
+					countWait,
+					assigned: size - 3 * k,
+					poll: 'activation',
+					ended: none,
+					expected: before,
+					...(await measured(sandbox, trigger)),
+				});
 
-			const silent = Array.from({ length: k }, () => sandbox.control.createChannelLead().id);
-			const talked = leadsWithConversation(sandbox, 2 * k);
-			for (const id of [...silent, ...talked.map((t) => t.leadId)]) {
-				await patch(sandbox, id, { status: 'assigned', assigned_to: 'user_bench_01' });
-			}
-			const idle = await measured(sandbox, trigger);
-			rows.push({ assigned: size, poll: 'idle', ended: none, expected: pages, ...idle });
-			bytesPerLead[size] = idle.stateBytes / size;
+				const silent = Array.from({ length: k }, () => sandbox.control.createChannelLead().id);
+				const talked = leadsWithConversation(sandbox, 2 * k);
+				for (const id of [...silent, ...talked.map((t) => t.leadId)]) {
+					await patch(sandbox, id, { status: 'assigned', assigned_to: 'user_bench_01' });
+				}
+				const idle = await measured(sandbox, trigger);
+				rows.push({
+					countWait,
+					assigned: size,
+					poll: 'idle',
+					ended: none,
+					expected: pages,
+					...idle,
+				});
+				if (countWait === 'aroundTheClock') bytesPerLead[size] = idle.stateBytes / size;
 
-			sandbox.control.advanceClock(5 * MINUTE);
-			talked.forEach(({ conversationId }, i) =>
-				sandbox.control.addMessage(conversationId, { sent_by: i < k ? 'ai_agent' : 'human' }),
-			);
-			sandbox.control.advanceClock(11 * MINUTE);
-			const ended = { silent: k, aiOnly: k, contacted: k };
-			rows.push({
-				assigned: size,
-				poll: 'ended',
-				ended,
-				expected: pages + 3 * k + 2 * k,
-				...(await measured(sandbox, trigger)),
-			});
+				sandbox.control.advanceClock(5 * MINUTE);
+				talked.forEach(({ conversationId }, i) =>
+					sandbox.control.addMessage(conversationId, { sent_by: i < k ? 'ai_agent' : 'human' }),
+				);
+				sandbox.control.advanceClock(11 * MINUTE);
+				// Closed now: nothing ended, so the poll reads the list and checks nobody.
+				const closed = countWait === 'closedNow';
+				const ended = { silent: k, aiOnly: k, contacted: k };
+				rows.push({
+					countWait,
+					assigned: size,
+					poll: 'ended',
+					ended,
+					expected: closed ? pages : pages + 3 * k + 2 * k,
+					...(await measured(sandbox, trigger)),
+				});
 
-			if (size === args.sizes[0]) {
-				// One silent lead passed on to a second advisor who is silent too.
-				await patch(sandbox, silent[0], { assigned_to: 'user_bench_02' });
-				await trigger.poll();
-				sandbox.control.advanceClock(16 * MINUTE);
-				await trigger.poll();
-				bytesMissed = { one: entryBytes(trigger, silent[1]), two: entryBytes(trigger, silent[0]) };
+				if (size === args.sizes[0] && countWait === 'aroundTheClock') {
+					// One silent lead passed on to a second advisor who is silent too.
+					await patch(sandbox, silent[0], { assigned_to: 'user_bench_02' });
+					await trigger.poll();
+					sandbox.control.advanceClock(16 * MINUTE);
+					await trigger.poll();
+					bytesMissed = {
+						one: entryBytes(trigger, silent[1]),
+						two: entryBytes(trigger, silent[0]),
+					};
+				}
 			}
-		}
 	} finally {
 		await sandbox.close();
 	}

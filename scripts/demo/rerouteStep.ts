@@ -12,6 +12,13 @@ import {
 	POLL_TRIGGER_NODE_TYPE,
 	type PollHarness,
 } from '../../harness/engine/poll';
+import {
+	moveIntoOpenHours,
+	nextClosingAt,
+	rerouteExampleHours,
+	wallTimeOf,
+} from '../../harness/support/showroomHours';
+import { nextOpeningAt } from '../../nodes/shared/openingHours';
 import { LeadConversationsPollTrigger } from '../../nodes/LeadConversationsPollTrigger/LeadConversationsPollTrigger.node';
 import type { AssignOutcome } from './assignStep';
 import { checkRun, loadExample, type DemoService, type Say } from './common';
@@ -39,10 +46,10 @@ export async function passOnLeadsLeftWaiting(
 	trigger: PollHarness,
 	{ assigned }: AssignOutcome,
 ): Promise<void> {
-	const { sandbox, credentials, dataTables } = service;
+	const { sandbox } = service;
 	say(`2b. A lead left waiting is passed on (examples/${REROUTE_EXAMPLE})`);
 	say('   Active since before step 2: every minute it looks for assigned leads');
-	say('   that no advisor wrote to within 15 minutes.');
+	say('   that no advisor wrote to within 15 minutes of opening hours.');
 	if (assigned.length < 2) throw new Error('Step 2 assigned fewer than two leads');
 	const [contacted, waiting] = assigned;
 
@@ -58,6 +65,9 @@ export async function passOnLeadsLeftWaiting(
 	say(`   5 minutes later ${contacted.advisor} writes to ${contacted.name}.`);
 	say(`   Nobody writes to ${waiting.name} (${waiting.advisor}).`);
 	say('   (The "An advisor will contact you shortly" notice does not count as contact.)');
+	// The example counts its wait in opening hours: on to the next opening if the demo runs late.
+	if (moveIntoOpenHours(sandbox.control) > 0)
+		say('   (The showroom is closed now: the demo moves on to its opening.)');
 	sandbox.control.advanceClock(11 * MINUTE);
 	say("   … 16 minutes pass: the sandbox's clock moves on at once …");
 
@@ -65,6 +75,16 @@ export async function passOnLeadsLeftWaiting(
 	if (poll.error) throw poll.error;
 	const items = poll.items ?? [];
 	say(`   Next poll: ${items.length} ${items.length === 1 ? 'lead' : 'leads'} waited too long.`);
+	await runRecipe(service, say, items);
+	if (!items.some((item) => item.id === contacted.leadId)) {
+		say(`   ${contacted.name}: ${contacted.advisor} wrote, so nothing to do.`);
+	}
+	await waitsUntilMorning(service, say, trigger, waiting.advisor);
+}
+
+/** The recipe's run on a poll's items, told lead by lead. */
+async function runRecipe(service: DemoService, say: Say, items: IDataObject[]): Promise<void> {
+	const { credentials, dataTables } = service;
 	if (items.length === 0) return;
 	// n8n keeps what Remove Duplicates has seen in its database; the engine, in memory.
 	await useMemoryDeduplication();
@@ -84,11 +104,9 @@ export async function passOnLeadsLeftWaiting(
 	for (const item of result.output('Pass on to another advisor')) {
 		const { advisor, previousAdvisor } = item.json.assignment as IDataObject;
 		const lead = items.find((candidate) => candidate.id === item.json.id) ?? item.json;
-		// On the service's clock, which the wait is measured on (n8n's own is 16 minutes behind here).
-		const minutes = Math.round(
-			(Date.parse(sandbox.control.clock().now) - Date.parse(String(lead.waiting_since))) / MINUTE,
+		say(
+			`   ${String(lead.name)} waited ${String(lead.open_minutes)} open minutes for ${String(previousAdvisor)}`,
 		);
-		say(`   ${String(lead.name)} waited ${minutes} minutes for ${String(previousAdvisor)}`);
 		say(`     → passed on to ${String(advisor)}, never back to ${String(previousAdvisor)};`);
 	}
 	const [told] = result.output('Tell the lead');
@@ -98,8 +116,43 @@ export async function passOnLeadsLeftWaiting(
 			`     logged in "${HAND_OFFS_TABLE}": ${String(row.outcome)}, missed by ${String(row.missed_by)}.`,
 		);
 	}
-	const raised = new Set(items.map((item) => item.id));
-	if (!raised.has(contacted.leadId)) {
-		say(`   ${contacted.name}: ${contacted.advisor} wrote, so nothing to do.`);
-	}
+}
+
+/** A lead assigned after closing: no wait runs at night; it is announced the next morning. */
+async function waitsUntilMorning(
+	service: DemoService,
+	say: Say,
+	trigger: PollHarness,
+	advisor: string,
+): Promise<void> {
+	const { control } = service.sandbox;
+	const hours = rerouteExampleHours();
+	const now = () => Date.parse(control.clock().now);
+	const closing = nextClosingAt(hours, now());
+	control.advanceClock(closing + 110 * MINUTE - now());
+	const lead = control.createChannelLead({
+		name: 'Nora Vidal',
+		vehicle_interest: 'SUV, hybrid',
+		status: 'assigned',
+		assigned_to: advisor,
+	});
+	say(
+		`   ${lead.name} writes in at ${wallTimeOf(hours, now())}, after closing, and is assigned to ${advisor}.`,
+	);
+	const noted = await trigger.poll();
+	control.advanceClock(15 * MINUTE);
+	const night = await trigger.poll();
+	if (noted.error ?? night.error) throw noted.error ?? night.error;
+	say(`   At ${wallTimeOf(hours, now())} nobody has written, but the showroom is closed:`);
+	say(`   the wait counts only in opening hours, so nothing is passed on at night.`);
+	if ((night.items ?? []).length > 0) throw new Error('A lead was passed on while closed');
+	control.advanceClock(nextOpeningAt(hours, now())! + 16 * MINUTE - now());
+	const morning = await trigger.poll();
+	if (morning.error) throw morning.error;
+	const [item] = morning.items ?? [];
+	if (!item) throw new Error(`${lead.name} was not announced in the morning`);
+	say(
+		`   ${wallTimeOf(hours, now())}: its 15 open minutes ended at ${wallTimeOf(hours, Date.parse(String(item.wait_ended_at)))}; only now it is passed on.`,
+	);
+	await runRecipe(service, say, morning.items ?? []);
 }

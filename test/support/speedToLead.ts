@@ -9,6 +9,7 @@ import { waitFor } from '../../harness/real-n8n/processes';
 import { readTableRows } from '../../harness/real-n8n/leadsMirror';
 import { pollTimesEvery } from '../../harness/queue/pathWorkflows';
 import { HAND_OFFS_COLUMN_NAMES } from '../../harness/support/handOffsTable';
+import { moveIntoOpenHours } from '../../harness/support/showroomHours';
 
 // The speed-to-lead recipe (examples/reroute-uncontacted-leads.json) proven from the outside, in
 // real n8n (one process, or queue mode): 40 qualified leads are assigned by the round-robin
@@ -31,6 +32,9 @@ export interface RosterRow {
 	intents?: string | null;
 	min_score?: number | null;
 	vehicle_words?: string | null;
+	hours?: string | null;
+	time_zone?: string | null;
+	capacity?: number | null;
 }
 
 /** Three advisors without a rule, two for pickups (one also wants a score of 80+), one away. */
@@ -61,6 +65,9 @@ const ROSTER_COLUMNS = [
 	{ name: 'intents', type: 'string' },
 	{ name: 'min_score', type: 'number' },
 	{ name: 'vehicle_words', type: 'string' },
+	{ name: 'hours', type: 'string' },
+	{ name: 'time_zone', type: 'string' },
+	{ name: 'capacity', type: 'number' },
 ];
 
 /** The hand-off table's columns, all text, as the recipe's sticky note lists them. */
@@ -98,6 +105,9 @@ export async function createSpeedTables(
 		intents: null,
 		min_score: null,
 		vehicle_words: null,
+		hours: null,
+		time_zone: null,
+		capacity: null,
 		...row,
 	}));
 	await createTable(api, tables.roster, ROSTER_COLUMNS, rows);
@@ -341,6 +351,10 @@ export async function runSpeedToLead(rig: SpeedRig): Promise<SpeedReport> {
 		for (const id of answered) await answer(id);
 		for (const id of closed) await asAdvisor('PATCH', `/leads/${id}`, { status: 'closed' });
 		const waitStarts = new Map(missed.map((id) => [id, byId().get(id)!.updated_at]));
+		// The recipe counts its waits in opening hours: if fewer than 3 open hours are ahead, the
+		// service's clock moves to the next opening (the assignments came by webhook, whose
+		// deliveries must be on n8n's time, so the move waits until the advisors have answered).
+		moveIntoOpenHours(control);
 		control.advanceClock(14 * MINUTE);
 		const firstWaitOver = Date.now();
 		await waitFor(

@@ -15,7 +15,18 @@ interface Period {
 	endMs: number;
 }
 
+// A poll asks the same few days for each of its leads: each schedule keeps the days it has seen.
+const seenDays = new WeakMap<OpeningHours, Map<number, Period[]>>();
+
 function periodsOn(schedule: OpeningHours, day: number): Period[] {
+	let days = seenDays.get(schedule);
+	if (!days) seenDays.set(schedule, (days = new Map()));
+	let periods = days.get(day);
+	if (!periods) days.set(day, (periods = computePeriodsOn(schedule, day)));
+	return periods;
+}
+
+function computePeriodsOn(schedule: OpeningHours, day: number): Period[] {
 	if (schedule.closedDates.includes(dateTextOf(day))) return [];
 	return schedule.week[weekdayOf(day)]
 		.map(([start, end]) => ({

@@ -57,6 +57,7 @@ import {
 	type CompatFolder,
 	type Workflow,
 } from './support';
+import { moveIntoOpenHours } from '../../../harness/support/showroomHours';
 
 // The checks one `n8n start` over HTTPS (self-signed) runs, in the n8n line LC_N8N_INSTALL names
 // (run.mjs sets it): what the editor lists, the credential test, both triggers, Verify and the
@@ -568,6 +569,8 @@ describe('one n8n start over HTTPS (self-signed)', () => {
 			body: JSON.stringify({ content: 'Hi, this is your advisor: when can I call you?' }),
 		});
 		expect(reply.status).toBe(201);
+		// The example counts its wait in opening hours: on to an open stretch when not in one.
+		moveIntoOpenHours(sandbox.control);
 		sandbox.control.advanceClock(14 * MINUTE);
 		await waitFor(
 			'both unanswered leads passed on and logged',

@@ -16,6 +16,7 @@ import {
 } from '../../../../harness/engine';
 import { POLL_TRIGGER_NODE_TYPE, createPollHarness } from '../../../../harness/engine/poll';
 import { HAND_OFFS_COLUMNS, HAND_OFFS_TABLE } from '../../../../harness/support/handOffsTable';
+import { moveIntoOpenHours } from '../../../../harness/support/showroomHours';
 import { LeadConversationsPollTrigger } from '../../../../nodes/LeadConversationsPollTrigger/LeadConversationsPollTrigger.node';
 import { n8nEngine } from '../../../compat/engine';
 import { credentialsOf, useSandbox } from '../../../support/useSandbox';
@@ -121,6 +122,9 @@ async function run(
 }
 
 describeOnN8n2('the speed-to-lead example', () => {
+	// Its trigger counts the wait in opening hours: every test starts at an open moment.
+	beforeEach(() => moveIntoOpenHours(ctx.sandbox.control));
+
 	test('first misses in one poll: each lead passed on once to an advisor who fits and did not have it, told, logged; the roster read once', async () => {
 		const poll = watch();
 		expect((await poll.poll()).items).toBeNull();
