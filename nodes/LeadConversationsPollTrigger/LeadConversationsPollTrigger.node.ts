@@ -13,6 +13,7 @@ import { pollChangedLeads } from './changesPoll';
 import { waitMsOf } from './notContacted';
 import { pollNotContacted } from './notContactedPoll';
 import { pollTriggerProperties } from './description';
+import { pollTriggerPanel } from './triggerPanel';
 import { optionNameSubtitle } from '../shared/subtitle';
 import type { StoredPosition } from './position';
 import { POSITION_VERSION, readPosition, writePosition } from './position';
@@ -78,6 +79,7 @@ export class LeadConversationsPollTrigger implements INodeType {
 			name: 'Lead Conversations Polling Trigger',
 		},
 		polling: true,
+		triggerPanel: pollTriggerPanel,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
