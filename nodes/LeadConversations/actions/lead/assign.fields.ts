@@ -92,10 +92,22 @@ export const rosterFields: INodeProperties[] = [
 			'Where the advisors come from. A Data Table read by an earlier node lets a sales manager edit the roster without touching the workflow.',
 	},
 	{
+		// Shown while Advisors is empty, in place of n8n's generic "At least 1 field is required".
+		displayName:
+			'Add at least one advisor with Add Advisor, or read the roster from a Data Table with Roster Source: From an Expression',
+		name: 'advisorsEmptyNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			show: { rosterSource: ['advisors'] },
+			hide: { 'advisors.advisor': [{ _cnd: { exists: true } }] },
+		},
+	},
+	{
 		displayName: 'Advisors',
 		name: 'advisors',
 		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, minRequiredFields: 1 },
+		typeOptions: { multipleValues: true },
 		placeholder: 'Add Advisor',
 		default: {},
 		required: true,
@@ -112,7 +124,7 @@ export const rosterFields: INodeProperties[] = [
 		required: true,
 		placeholder: `=${ROSTER_EXAMPLE}`,
 		displayOptions: { show: { rosterSource: ['expression'] } },
-		hint: "For a Data Table node named Roster before this one, the expression $('Roster').all()",
+		hint: `For a Data Table node named Roster before this one: ${ROSTER_EXAMPLE}, with the double braces`,
 		description:
 			'A list of advisors (rows or items), each with user_id (or userId) and optional weight (default 1), away (default false) and rule columns channels, intents, min_score, vehicle_words',
 	},

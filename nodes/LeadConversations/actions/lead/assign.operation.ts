@@ -11,7 +11,7 @@ import { checkSkipLeavesSomeone, planAssignment, skipList } from '../../helpers/
 import { leadLocator } from '../common.descriptions';
 import { collectionParameter, locatorValue, optionalParameter, throwIfInvalid } from '../input';
 import { requestRecord } from '../record';
-import { rosterFields } from './assign.fields';
+import { ROSTER_EXAMPLE, rosterFields } from './assign.fields';
 
 const ROSTER_SOURCES = ['advisors', 'expression'] as const;
 const TURNS = ['rotation', 'spread'] as const;
@@ -79,6 +79,13 @@ function rosterRows(this: IExecuteFunctions, source: unknown, itemIndex: number)
 	}
 }
 
+/** Roster Rows typed as plain text that reads like an expression: how to make it one. */
+export function rosterRowsTextProblem(source: unknown, rows: unknown): string | undefined {
+	if (source !== 'expression' || typeof rows !== 'string') return undefined;
+	if (!/\$\(|\$json|\$input|\.all\(\)/.test(rows)) return undefined;
+	return `Roster Rows is plain text, not an expression: write ${ROSTER_EXAMPLE} with the double braces (got "${rows.trim()}")`;
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const leadId = locatorValue.call(this, 'lead', itemIndex);
 	const source = optionalParameter.call(this, 'rosterSource', itemIndex, 'advisors');
@@ -88,7 +95,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const reassign = options.reassign ?? false;
 	const passOn = options.passOn ?? false;
 	const rosterLabel = source === 'expression' ? 'Roster Rows' : 'Advisors';
-	const { roster, problem } = parseRoster(rosterLabel, rosterRows.call(this, source, itemIndex));
+	const rows = rosterRows.call(this, source, itemIndex);
+	const { roster, problem } = parseRoster(rosterLabel, rows);
 	const { skip, problem: skipProblem } = skipList(SKIP, options.skipAdvisors);
 	throwIfInvalid.call(
 		this,
@@ -100,6 +108,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			checkBoolean('Also Set Status to Assigned', setStatus),
 			checkBoolean(PASS_ON, passOn),
 			checkBoolean(REASSIGN, reassign),
+			rosterRowsTextProblem(source, rows),
 			problem,
 			skipProblem,
 			checkSkipLeavesSomeone(SKIP, roster, skip),

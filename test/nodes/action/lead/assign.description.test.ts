@@ -39,15 +39,25 @@ function issuesOfNewNode(parameters: Record<string, unknown>) {
 }
 
 describe('Lead → Assign in the editor', () => {
-	test('a new node marks Advisors as needing an advisor, as n8n marks required fields', () => {
-		expect(field('advisors').typeOptions?.minRequiredFields).toBe(1);
-		expect(issuesOfNewNode({ lead: { __rl: true, mode: 'id', value: 'lead_1' } })).toEqual({
-			advisors: ['At least 1 field is required.'],
-		});
+	test('a new node says how to fill Advisors, naming it, instead of n8n\'s generic "At least 1 field is required"', () => {
+		const lead = { __rl: true, mode: 'id', value: 'lead_1' };
+		expect(issuesOfNewNode({ lead })).toBeUndefined();
+		const notice = field('advisorsEmptyNotice');
+		expect(notice.displayName).toMatch(/^Add at least one advisor with Add Advisor/);
+		const shown = (parameters: Record<string, unknown>) =>
+			NodeHelpers.displayParameter(
+				{ resource: 'lead', operation: 'assign', rosterSource: 'advisors', ...parameters },
+				notice,
+				null,
+				description,
+			);
+		expect(shown({})).toBe(true);
+		expect(shown({ advisors: {} })).toBe(true);
+		expect(shown({ advisors: { advisor: [] } })).toBe(true);
+		expect(shown({ advisors: { advisor: [{ userId: '' }] } })).toBe(false);
+		expect(shown({ rosterSource: 'expression' })).toBe(false);
 		const oneAdvisor = { advisor: [{ userId: 'user_ana' }] };
-		expect(
-			issuesOfNewNode({ lead: { __rl: true, mode: 'id', value: 'lead_1' }, advisors: oneAdvisor }),
-		).toBeUndefined();
+		expect(issuesOfNewNode({ lead, advisors: oneAdvisor })).toBeUndefined();
 	});
 
 	test('an advisor without a User ID is marked too', () => {
