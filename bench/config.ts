@@ -67,6 +67,7 @@ export const config = {
 	assignEconomy: {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],
 		leads: QUICK ? 2 : 4,
+		capacityAssigned: [1_000, 20_000],
 	},
 	pollEconomy: {
 		sizes: QUICK ? [1_000, 20_000] : [1_000, 100_000],

@@ -2,6 +2,8 @@
 // Lead → Assign (examples/qualified-lead-round-robin.json) against the example it replaced
 // (bench/assign/old-round-robin.json, which read every assigned lead), side by side on the same
 // sandbox, at several account sizes. Both run through n8n-core's engine from the trigger's item.
+// Then the same example with a Capacity column in its roster, at several counts of assigned leads:
+// Assign reads them all once per run, max(1, ⌈A/100⌉) requests for A leads in status assigned.
 
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
@@ -14,10 +16,12 @@ export interface AssignEconomyArgs {
 	sizes: number[];
 	/** Qualified leads per workflow and size. */
 	leads: number;
+	/** Leads in status assigned in the account for the roster with a Capacity column. */
+	capacityAssigned: number[];
 }
 
 export interface AssignEconomyRow {
-	workflow: 'assign' | 'old';
+	workflow: 'assign' | 'old' | 'capacity';
 	leads: number;
 	/** Leads in status assigned when the runs start: what the old example reads. */
 	assignedInAccount: number;
@@ -45,9 +49,13 @@ function load(path: string): WorkflowSpec {
 function workflowOf(kind: AssignEconomyRow['workflow']): WorkflowSpec {
 	if (kind === 'old') return load('bench/assign/old-round-robin.json');
 	const workflow = load('examples/qualified-lead-round-robin.json');
-	// The engine has no n8n Data Tables: the rows the Data Table node would read are pinned.
+	// The engine has no n8n Data Tables: the rows the Data Table node would read are pinned. A
+	// capacity no one reaches, so the count is read and nothing else changes.
+	const capacity = kind === 'capacity' ? { capacity: 1_000_000 } : {};
 	workflow.pinData = {
-		Roster: ROSTER.map((user_id, index) => ({ json: { id: index + 1, user_id, away: false } })),
+		Roster: ROSTER.map((user_id, index) => ({
+			json: { id: index + 1, user_id, away: false, ...capacity },
+		})),
 	};
 	return workflow;
 }
@@ -109,6 +117,17 @@ export async function assignEconomy(args: AssignEconomyArgs): Promise<AssignEcon
 				sandbox.control.reset({ leads });
 				rows.push(await measure(sandbox, kind, leads, args.leads));
 			}
+		}
+		for (const assigned of args.capacityAssigned) {
+			sandbox.control.reset({ leads: args.sizes[0] });
+			const already = sandbox.control
+				.state()
+				.leads.filter((l) => l.organization_id === 'org_alpha' && l.status === 'assigned').length;
+			for (let n = already; n < assigned; n++) {
+				sandbox.control.createChannelLead({ status: 'assigned', assigned_to: 'user_elsewhere' });
+			}
+			// One lead: each assignment adds to A, and the figure is for A as stated.
+			rows.push(await measure(sandbox, 'capacity', args.sizes[0], 1));
 		}
 	} finally {
 		await sandbox.close();

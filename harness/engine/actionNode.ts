@@ -27,6 +27,8 @@ export interface RunActionNodeOptions {
 	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
 	/** The node's typeVersion as a saved workflow states it; the newest by default. */
 	typeVersion?: number;
+	/** The workflow's time zone setting (n8n's default when absent). */
+	timezone?: string;
 }
 
 export const DEFAULT_ACTION_NODE_NAME = 'Lead Conversations';
@@ -66,6 +68,9 @@ export async function runActionNode(
 				},
 			},
 			staticData: options.staticData,
+			...(options.timezone
+				? { settings: { executionOrder: 'v1', timezone: options.timezone } }
+				: {}),
 		},
 		credentials,
 		{ inputItems: options.inputItems, mode: options.mode, nodeTypes: options.nodeTypes },

@@ -67,8 +67,10 @@ export class LeadConversations implements INodeType {
 		// 1.1: Lead → Update clears the advisor through Fields to Clear (no Unassign switch), and
 		// Webhook Subscription → Create shows Other Event Names below Events, as the trigger does.
 		// Nodes saved at 1 keep both as they were.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Lead → Assign's entered advisors keep their rule under Rule (Add Rule); nodes saved
+		// before keep the four rule fields beside the User ID, where their values are.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		// "Send Message: Conversation" rather than "sendMessage: conversation": the dropdowns' words.
 		subtitle: operationSubtitle(properties),
 		description:

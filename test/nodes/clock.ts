@@ -37,6 +37,14 @@ export function useJumpingClock(): { jumpTo: (ms: number) => void } {
 	return { jumpTo: (ms) => jest.setSystemTime(Math.max(Date.now(), ms)) };
 }
 
+/**
+ * `Date` stands still at `ms` until `jest.useRealTimers()` (timers, sockets and the event loop
+ * stay real): for what depends on the moment, such as shifts, on the service's clock and n8n's.
+ */
+export function stopDateAt(ms: number): void {
+	jest.useFakeTimers({ doNotFake: [...ALL_BUT_DATE], now: ms });
+}
+
 /** Moves the clock to just after the start of the next clock-aligned window of the sandbox. */
 export function startOfNextWindow(windowMs: number): number {
 	return Math.ceil(Date.now() / windowMs) * windowMs + 10;

@@ -14,17 +14,27 @@ export interface RecordAddress {
 	id: string;
 }
 
-/** GET or PATCH one record; its answer as an item. */
-export async function requestRecord(
+/** GET or PATCH one record; its answer as an item, and the answer's headers. */
+export async function requestRecordAnswer(
 	this: IExecuteFunctions,
 	method: 'GET' | 'PATCH',
 	{ collection, label, id }: RecordAddress,
 	options: { itemIndex: number; body?: IDataObject },
-): Promise<IDataObject> {
+): Promise<{ record: IDataObject; headers: IDataObject }> {
 	const path = `/${collection}/${encodeURIComponent(id)}`;
-	const { body } = await apiRequest.call(this, method, path, {
+	const { body, headers } = await apiRequest.call(this, method, path, {
 		...options,
 		about: `${label} ${id}`,
 	});
-	return bodyAsItem(body);
+	return { record: bodyAsItem(body), headers };
+}
+
+/** GET or PATCH one record; its answer as an item. */
+export async function requestRecord(
+	this: IExecuteFunctions,
+	method: 'GET' | 'PATCH',
+	address: RecordAddress,
+	options: { itemIndex: number; body?: IDataObject },
+): Promise<IDataObject> {
+	return (await requestRecordAnswer.call(this, method, address, options)).record;
 }

@@ -1,16 +1,18 @@
 // What Lead → Assign does with one lead once it is read: leave it, or give it to one of the
-// advisors eligible for it (eligibleAdvisors.ts), never to one passed over. Pure: the turns and the
-// request are the operation's.
+// advisors eligible for it (eligibleAdvisors.ts), never to one passed over, as chooseAdvisor.ts
+// chooses among them. Pure: the turns, the load and the request are the operation's.
 
 import type { Problem } from '../../shared/validation';
 import { checkPlainId } from '../../shared/validation';
 import type { LeadForRule } from './advisorRules';
 import { textList } from './advisorRules';
+import type { Choice } from './chooseAdvisor';
 import type { Advisor } from './roster';
 import { eligibleAdvisors } from './eligibleAdvisors';
 
 export interface Assignment {
-	advisor: string;
+	/** The lead's advisor after this run (null: left without one). */
+	advisor: string | null;
 	leftAsItWas: boolean;
 	reason: string;
 	/** The lead's advisor before this run, null when it had none. */
@@ -19,6 +21,12 @@ export interface Assignment {
 	passedOver: string[];
 	/** How many advisors the lead has been passed on from, this hand-off included. */
 	handoffs: number;
+	/** The advisor's leads in status assigned after this run, when the run counts them. */
+	load?: number;
+	/** The advisor's Capacity, when the roster sets one. */
+	capacity?: number;
+	/** When the advisor's shift starts, if no one was on shift (ISO 8601). */
+	onShiftFrom?: string;
 }
 
 export interface AssignChoices {
@@ -29,7 +37,7 @@ export interface AssignChoices {
 
 export interface AssignPlan {
 	assignment?: Assignment;
-	/** The advisors the pick was made among (for giving a turn back). */
+	/** The advisors the turns chose among (for giving a turn back). */
 	eligible: Advisor[];
 	/** Why the lead cannot be given to anyone, a sentence naming the lead. */
 	problem?: string;
@@ -64,13 +72,18 @@ export function checkSkipLeavesSomeone(field: string, roster: Advisor[], skip: s
 }
 
 /** The lead's advisor, or null. */
-function currentAdvisor(lead: { assigned_to?: unknown }): string | null {
+export function currentAdvisor(lead: { assigned_to?: unknown }): string | null {
 	const current = lead.assigned_to;
 	return typeof current === 'string' && current.trim() !== '' ? current : null;
 }
 
+/** Whether the lead needs the roster: it has no advisor, or Reassign or Pass On is on. */
+export function needsAdvisor(lead: { assigned_to?: unknown }, choices: AssignChoices): boolean {
+	return currentAdvisor(lead) === null || choices.reassign || choices.passOn;
+}
+
 /**
- * The plan for the lead `leadId`: `pick` chooses among the eligible advisors (by turn or by lead).
+ * The plan for the lead `leadId`: `choose` chooses among the eligible advisors.
  * A lead with an advisor is left as it is unless Reassign or Pass On is on; Pass On never gives
  * it back to that advisor, and no one in Skip Advisors is ever picked.
  */
@@ -79,10 +92,10 @@ export function planAssignment(
 	lead: LeadForRule & { assigned_to?: unknown },
 	roster: Advisor[],
 	choices: AssignChoices,
-	pick: (eligible: Advisor[]) => string,
+	choose: (eligible: Advisor[]) => Choice,
 ): AssignPlan {
 	const previousAdvisor = currentAdvisor(lead);
-	const unchanged = (advisor: string, reason: string): Assignment => ({
+	const unchanged = (advisor: string | null, reason: string): Assignment => ({
 		advisor,
 		leftAsItWas: true,
 		reason,
@@ -90,19 +103,27 @@ export function planAssignment(
 		passedOver: [],
 		handoffs: 0,
 	});
-	if (previousAdvisor !== null && !choices.reassign && !choices.passOn) {
+	if (!needsAdvisor(lead, choices)) {
 		return { assignment: unchanged(previousAdvisor, 'already had an advisor'), eligible: [] };
 	}
 	const excluded = new Set(choices.skip);
 	if (choices.passOn && previousAdvisor !== null) excluded.add(previousAdvisor);
 	const { advisors: eligible, why } = eligibleAdvisors(roster, lead, excluded);
-	if (eligible.length === 0) {
-		const verb = choices.passOn && previousAdvisor !== null ? 'passed on' : 'assigned';
+	const verb = choices.passOn && previousAdvisor !== null ? 'passed on' : 'assigned';
+	if (eligible.length === 0)
 		return { eligible, problem: `Lead ${leadId} cannot be ${verb}: ${why}` };
+	const choice = choose(eligible);
+	if (choice.problem)
+		return { eligible, problem: `Lead ${leadId} cannot be ${verb}: ${choice.problem}` };
+	if (choice.advisor === undefined) {
+		return { assignment: unchanged(previousAdvisor, choice.leave ?? ''), eligible: [] };
 	}
-	const advisor = pick(eligible);
+	const advisor = choice.advisor;
+	const note = choice.note ? ` (${choice.note})` : '';
 	if (advisor === previousAdvisor) {
-		return { assignment: unchanged(advisor, 'already had the advisor picked'), eligible };
+		const assignment = unchanged(advisor, `already had the advisor picked${note}`);
+		if (choice.onShiftFrom) assignment.onShiftFrom = choice.onShiftFrom;
+		return { assignment, eligible: choice.candidates };
 	}
 	const passedOver = [...choices.skip];
 	if (previousAdvisor !== null && !passedOver.includes(previousAdvisor)) {
@@ -110,6 +131,18 @@ export function planAssignment(
 	}
 	let reason = 'assigned';
 	if (previousAdvisor !== null) reason = choices.passOn ? 'passed on' : 'reassigned';
-	const assignment = { advisor, leftAsItWas: false, reason, previousAdvisor, passedOver };
-	return { assignment: { ...assignment, handoffs: passedOver.length }, eligible };
+	reason += note;
+	const assignment: Assignment = {
+		advisor,
+		leftAsItWas: false,
+		reason,
+		previousAdvisor,
+		passedOver,
+		handoffs: passedOver.length,
+	};
+	if (choice.onShiftFrom) assignment.onShiftFrom = choice.onShiftFrom;
+	return {
+		assignment,
+		eligible: choice.candidates,
+	};
 }

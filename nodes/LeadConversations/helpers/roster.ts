@@ -1,5 +1,5 @@
-// The roster of Lead → Assign: advisors' user IDs with a weight, an away flag and an optional rule
-// (advisorRules.ts), entered in the node or given by an expression (rows of an n8n Data Table,
+// The roster of Lead → Assign: advisors' user IDs with a weight, an away flag, an optional rule
+// (advisorRules.ts) and optional working hours and capacity (advisorShift.ts), entered in the node or given by an expression (rows of an n8n Data Table,
 // say). Checked as a whole before any request, each problem naming the field and the row.
 
 import { isRecord } from '../../shared/isRecord';
@@ -7,8 +7,10 @@ import type { Problem } from '../../shared/validation';
 import { checkBoolean, checkPlainId, firstProblem, isGiven } from '../../shared/validation';
 import type { AdvisorRule } from './advisorRules';
 import { ruleOfRow } from './advisorRules';
+import type { AdvisorShift } from './advisorShift';
+import { shiftOfRow } from './advisorShift';
 
-export interface Advisor {
+export interface Advisor extends AdvisorShift {
 	userId: string;
 	weight: number;
 	away: boolean;
@@ -34,7 +36,11 @@ function checkWeight(field: string, value: unknown): Problem {
 }
 
 /** One row as an advisor, or the problem of that row. Null weight or away mean "not set". */
-function advisorOfRow(field: string, row: unknown): { advisor?: Advisor; problem: Problem } {
+function advisorOfRow(
+	field: string,
+	row: unknown,
+	defaultZone: string,
+): { advisor?: Advisor; problem: Problem } {
 	if (row === null || typeof row !== 'object' || Array.isArray(row)) {
 		return { problem: `${field} must be an object with a user ID (got ${describe(row)})` };
 	}
@@ -54,8 +60,10 @@ function advisorOfRow(field: string, row: unknown): { advisor?: Advisor; problem
 	if (problem) return { problem };
 	const { rule, problem: ruleProblem } = ruleOfRow(field, values);
 	if (ruleProblem) return { problem: ruleProblem };
+	const { shift, problem: shiftProblem } = shiftOfRow(field, values, defaultZone);
+	if (shiftProblem) return { problem: shiftProblem };
 	const userId = String(values[idKey]).trim();
-	const advisor: Advisor = { userId, weight: weight as number, away: away as boolean };
+	const advisor: Advisor = { userId, weight: weight as number, away: away as boolean, ...shift };
 	if (rule) advisor.rule = rule;
 	return { advisor, problem: undefined };
 }
@@ -74,8 +82,13 @@ function rowOf(entry: unknown): unknown {
 /**
  * The roster from a list of rows. `field` is the parameter's label; rows are counted from 1 as the
  * editor and a table view show them. Refused: no rows, a bad row, an ID twice, everyone away.
+ * `defaultZone` is the time zone of Working Hours for rows without their own.
  */
-export function parseRoster(field: string, rows: unknown): { roster: Advisor[]; problem: Problem } {
+export function parseRoster(
+	field: string,
+	rows: unknown,
+	defaultZone: string,
+): { roster: Advisor[]; problem: Problem } {
 	if (!Array.isArray(rows)) {
 		return { roster: [], problem: `${field} must be a list of advisors (got ${describe(rows)})` };
 	}
@@ -84,7 +97,7 @@ export function parseRoster(field: string, rows: unknown): { roster: Advisor[]; 
 	for (const [index, entry] of rows.entries()) {
 		const row = rowOf(entry);
 		if (row === undefined) continue;
-		const { advisor, problem } = advisorOfRow(`${field} (row ${index + 1})`, row);
+		const { advisor, problem } = advisorOfRow(`${field} (row ${index + 1})`, row, defaultZone);
 		if (problem || !advisor) return { roster: [], problem };
 		const earlier = rowNumbers.get(advisor.userId);
 		if (earlier !== undefined) {

@@ -48,7 +48,7 @@ describe('rules', () => {
 
 describe('planAssignment', () => {
 	const roster: Advisor[] = ['a', 'b', 'c'].map((userId) => ({ userId, weight: 1, away: false }));
-	const first = (eligible: Advisor[]) => eligible[0].userId;
+	const first = (eligible: Advisor[]) => ({ advisor: eligible[0].userId, candidates: eligible });
 	const choices = { reassign: false, passOn: false, skip: [] as string[] };
 
 	test('Reassign without Pass On may keep the current advisor; Pass On never does', () => {

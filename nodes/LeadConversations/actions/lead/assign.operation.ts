@@ -2,22 +2,37 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { LEAD_ID_PREFIX } from '../../../shared/constants';
+import { checkTimeZone } from '../../../shared/openingHours';
+import { dateHeaderMs } from '../../../shared/serviceClock';
 import { checkBoolean, checkIdPrefix, checkOneOf, firstProblem } from '../../../shared/validation';
-import { optionsCollection } from '../../../shared/descriptions';
 import { giveBackTurn, pickByLead, pickByTurn } from '../../helpers/advisorTurns';
+import type { AdvisorLoad } from '../../helpers/advisorLoad';
+import { loadOf, recordChange, runLoad } from '../../helpers/advisorLoad';
+import type { Assignment } from '../../helpers/assignPlan';
+import {
+	checkSkipLeavesSomeone,
+	needsAdvisor,
+	planAssignment,
+	skipList,
+} from '../../helpers/assignPlan';
+import { WHEN_FULL, chooseAdvisor, leastLoaded } from '../../helpers/chooseAdvisor';
 import type { Advisor } from '../../helpers/roster';
 import { parseRoster } from '../../helpers/roster';
-import { checkSkipLeavesSomeone, planAssignment, skipList } from '../../helpers/assignPlan';
 import { leadLocator } from '../common.descriptions';
 import { collectionParameter, locatorValue, optionalParameter, throwIfInvalid } from '../input';
-import { requestRecord } from '../record';
+import { requestRecordAnswer } from '../record';
 import { ROSTER_EXAMPLE, rosterFields } from './assign.fields';
+import {
+	PASS_ON,
+	REASSIGN,
+	SKIP,
+	TIME_ZONE_LABEL,
+	WHEN_FULL_LABEL,
+	assignOptions,
+} from './assign.options';
 
 const ROSTER_SOURCES = ['advisors', 'expression'] as const;
-const TURNS = ['rotation', 'spread'] as const;
-const PASS_ON = 'Pass On to Another Advisor';
-const REASSIGN = 'Reassign Assigned Leads';
-const SKIP = 'Skip Advisors';
+const TURNS = ['rotation', 'spread', 'leastLoaded'] as const;
 
 const properties: INodeProperties[] = [
 	leadLocator,
@@ -29,33 +44,7 @@ const properties: INodeProperties[] = [
 		default: true,
 		description: 'Whether to set the lead\'s status to "assigned" together with the advisor',
 	},
-	optionsCollection([
-		{
-			displayName: PASS_ON,
-			name: 'passOn',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether the lead goes to an advisor other than the one it has, e.g. when that advisor did not contact it. When no one else is available the node stops with an error, so the workflow can escalate.',
-		},
-		{
-			displayName: REASSIGN,
-			name: 'reassign',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether a lead that already has an advisor gets the pick of the roster too. Off, such a lead is left as it is, so duplicate runs and assignments made by a person are never overwritten.',
-		},
-		{
-			displayName: SKIP,
-			name: 'skipAdvisors',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. user_ana_lopez, user_bruno_diaz',
-			description:
-				"User IDs never picked for this lead: comma-separated, or an expression giving a list, such as the missed_by field of the Polling Trigger's Assigned Lead Not Contacted event",
-		},
-	]),
+	assignOptions,
 ];
 
 export const description = updateDisplayOptions(
@@ -63,11 +52,19 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** An entered advisor's Rule and Shift and Capacity collections, as the columns of a row. */
+function flattenEntered(advisor: IDataObject): IDataObject {
+	const { rule, shift, ...fields } = advisor;
+	const nested = (value: unknown) =>
+		value && typeof value === 'object' ? (value as IDataObject) : {};
+	return { ...nested(rule), ...nested(shift), ...fields };
+}
+
 /** The roster rows as given: the node's own list, or an expression's list (or its JSON text). */
 function rosterRows(this: IExecuteFunctions, source: unknown, itemIndex: number): unknown {
 	if (source === 'advisors') {
 		const advisors = this.getNodeParameter('advisors', itemIndex, {}) as IDataObject;
-		return (advisors?.advisor as IDataObject[] | undefined) ?? [];
+		return ((advisors?.advisor as IDataObject[] | undefined) ?? []).map(flattenEntered);
 	}
 	const rows = this.getNodeParameter('rosterRows', itemIndex, '') as unknown;
 	if (typeof rows !== 'string') return rows;
@@ -86,6 +83,15 @@ export function rosterRowsTextProblem(source: unknown, rows: unknown): string | 
 	return `Roster Rows is plain text, not an expression: write ${ROSTER_EXAMPLE} with the double braces (got "${rows.trim()}")`;
 }
 
+/** The advisor's count and Capacity after the change, for the output. */
+function loadDetails(assignment: Assignment, roster: Advisor[], load?: AdvisorLoad): IDataObject {
+	if (!load || assignment.advisor === null) return {};
+	const capacity = roster.find((advisor) => advisor.userId === assignment.advisor)?.capacity;
+	const details: IDataObject = { load: loadOf(load, assignment.advisor) };
+	if (capacity !== undefined) details.capacity = capacity;
+	return details;
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const leadId = locatorValue.call(this, 'lead', itemIndex);
 	const source = optionalParameter.call(this, 'rosterSource', itemIndex, 'advisors');
@@ -94,9 +100,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = collectionParameter.call(this, 'options', itemIndex);
 	const reassign = options.reassign ?? false;
 	const passOn = options.passOn ?? false;
+	const whenFull = options.whenFull ?? 'leastLoaded';
+	const timeZone = options.timeZone ?? '';
+	const zoneProblem = timeZone === '' ? undefined : checkTimeZone(TIME_ZONE_LABEL, timeZone);
+	const defaultZone = timeZone === '' || zoneProblem ? this.getTimezone() : String(timeZone).trim();
 	const rosterLabel = source === 'expression' ? 'Roster Rows' : 'Advisors';
 	const rows = rosterRows.call(this, source, itemIndex);
-	const { roster, problem } = parseRoster(rosterLabel, rows);
+	const { roster, problem } = parseRoster(rosterLabel, rows, defaultZone);
 	const { skip, problem: skipProblem } = skipList(SKIP, options.skipAdvisors);
 	throwIfInvalid.call(
 		this,
@@ -108,6 +118,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			checkBoolean('Also Set Status to Assigned', setStatus),
 			checkBoolean(PASS_ON, passOn),
 			checkBoolean(REASSIGN, reassign),
+			checkOneOf(WHEN_FULL_LABEL, whenFull, WHEN_FULL),
+			zoneProblem,
 			rosterRowsTextProblem(source, rows),
 			problem,
 			skipProblem,
@@ -116,13 +128,26 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 
 	const address = { collection: 'leads', label: 'Lead', id: leadId };
-	const lead = await requestRecord.call(this, 'GET', address, { itemIndex });
+	const read = await requestRecordAnswer.call(this, 'GET', address, { itemIndex });
+	const lead = read.record;
+	// Shifts are judged on the service's clock: the moment it answered.
+	const atMs = dateHeaderMs(read.headers) ?? Date.now();
+	const choices = { reassign: reassign === true, passOn: passOn === true, skip };
+	// The load is counted only when something reads it, and only for a lead that needs an advisor.
+	const counting = turns === 'leastLoaded' || roster.some((a) => a.capacity !== undefined);
+	const load =
+		counting && needsAdvisor(lead, choices) ? await runLoad.call(this, itemIndex) : undefined;
 	// Rotations are kept per workflow and node, so two assigning nodes keep separate turns.
 	const turnKey = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id ?? this.getNode().name}`;
-	const pick = (eligible: Advisor[]) =>
-		turns === 'spread' ? pickByLead(leadId, eligible) : pickByTurn(turnKey, leadId, eligible);
-	const choices = { reassign: reassign === true, passOn: passOn === true, skip };
-	const plan = planAssignment(leadId, lead, roster, choices, pick);
+	const pick = (eligible: Advisor[]) => {
+		if (turns === 'leastLoaded') return leastLoaded(eligible, load as AdvisorLoad);
+		if (turns === 'spread') return pickByLead(leadId, eligible);
+		return pickByTurn(turnKey, leadId, eligible);
+	};
+	const rules = { atMs, load, whenFull: whenFull as (typeof WHEN_FULL)[number], pick };
+	const plan = planAssignment(leadId, lead, roster, choices, (eligible) =>
+		chooseAdvisor(eligible, rules),
+	);
 	if (!plan.assignment) {
 		throw new NodeOperationError(this.getNode(), `${plan.problem} [item ${itemIndex}]`, {
 			itemIndex,
@@ -130,18 +155,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 	const assignment = plan.assignment;
-	if (assignment.leftAsItWas) return [{ ...lead, assignment: { ...assignment } }];
+	if (assignment.leftAsItWas) {
+		return [{ ...lead, assignment: { ...assignment, ...loadDetails(assignment, roster, load) } }];
+	}
 
 	const body: IDataObject = { assigned_to: assignment.advisor };
 	if (setStatus === true) body.status = 'assigned';
 	let assigned = false;
 	try {
-		const updated = await requestRecord.call(this, 'PATCH', address, { itemIndex, body });
+		const patch = { itemIndex, body };
+		const { record: updated } = await requestRecordAnswer.call(this, 'PATCH', address, patch);
 		assigned = true;
-		return [{ ...updated, assignment: { ...assignment } }];
+		if (load) recordChange(load, lead, updated);
+		return [
+			{ ...updated, assignment: { ...assignment, ...loadDetails(assignment, roster, load) } },
+		];
 	} finally {
 		if (!assigned && turns === 'rotation') {
-			giveBackTurn(turnKey, leadId, assignment.advisor, plan.eligible);
+			giveBackTurn(turnKey, leadId, assignment.advisor as string, plan.eligible);
 		}
 	}
 }

@@ -16,13 +16,13 @@ const assignFields = description.properties.filter((property) =>
 );
 const field = (name: string) => assignFields.find((property) => property.name === name)!;
 
-/** The parameters n8n gives a new node, and the issues its editor marks on them. */
-function issuesOfNewNode(parameters: Record<string, unknown>) {
+/** A node of `typeVersion` with the parameters n8n keeps of those given, defaults added. */
+function nodeWith(parameters: Record<string, unknown>, typeVersion = 1.2): INode {
 	const node: INode = {
 		id: 'assign',
 		name: 'Assign',
 		type: 'n8n-nodes-lead-conversations.leadConversations',
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters: {},
 	};
@@ -35,8 +35,17 @@ function issuesOfNewNode(parameters: Record<string, unknown>) {
 			node,
 			description,
 		) ?? {};
+	return node;
+}
+
+/** The issues n8n's editor marks on a new node with these parameters. */
+function issuesOfNewNode(parameters: Record<string, unknown>) {
+	const node = nodeWith(parameters);
 	return NodeHelpers.getNodeParametersIssues(description.properties, node, description)?.parameters;
 }
+
+const advisorValues = () => (field('advisors').options![0] as { values: INodeProperties[] }).values;
+const advisorValue = (name: string) => advisorValues().find((value) => value.name === name)!;
 
 describe('Lead → Assign in the editor', () => {
 	test('a new node says how to fill Advisors, naming it, instead of n8n\'s generic "At least 1 field is required"', () => {
@@ -44,13 +53,15 @@ describe('Lead → Assign in the editor', () => {
 		expect(issuesOfNewNode({ lead })).toBeUndefined();
 		const notice = field('advisorsEmptyNotice');
 		expect(notice.displayName).toMatch(/^Add at least one advisor with Add Advisor/);
-		const shown = (parameters: Record<string, unknown>) =>
+		const shown = (parameters: Record<string, unknown>, typeVersion = 1.2) =>
 			NodeHelpers.displayParameter(
 				{ resource: 'lead', operation: 'assign', rosterSource: 'advisors', ...parameters },
 				notice,
-				null,
+				nodeWith({}, typeVersion),
 				description,
 			);
+		// Nodes saved at 1 and 1.1 keep n8n's own count rule, as they were.
+		expect(shown({}, 1.1)).toBe(false);
 		expect(shown({})).toBe(true);
 		expect(shown({ advisors: {} })).toBe(true);
 		expect(shown({ advisors: { advisor: [] } })).toBe(true);
@@ -87,14 +98,16 @@ describe('Lead → Assign in the editor', () => {
 			'Pass On to Another Advisor',
 			'Reassign Assigned Leads',
 			'Skip Advisors',
+			'Time Zone',
+			'When Everyone Is Full',
 		]);
 		for (const option of options) expect(option.displayName.length).toBeLessThanOrEqual(26);
 	});
 
 	test('advisor rules offer the spec values: lead channels with API, the four intents', () => {
-		const advisor = field('advisors').options![0] as { values: INodeProperties[] };
+		const rules = advisorValue('rule').options as INodeProperties[];
 		const values = (name: string) =>
-			(advisor.values.find((value) => value.name === name)!.options as INodePropertyOptions[]).map(
+			(rules.find((value) => value.name === name)!.options as INodePropertyOptions[]).map(
 				(option) => option.value,
 			);
 		expect(values('channels').sort()).toEqual(
@@ -112,5 +125,45 @@ describe('Lead → Assign in the editor', () => {
 		expect(values('intents').sort()).toEqual(
 			['browsing', 'purchase_30_days', 'purchase_90_days', 'unknown'].sort(),
 		);
+	});
+
+	test('an advisor row shows User ID, Weight and Away; the rule is under Add Rule, the shift under Add Shift or Capacity', () => {
+		expect(advisorValues().map((value) => value.name)).toEqual([
+			'userId',
+			'weight',
+			'away',
+			'rule',
+			'shift',
+		]);
+		expect(advisorValue('rule')).toMatchObject({ type: 'collection', placeholder: 'Add Rule' });
+		expect((advisorValue('rule').options as INodeProperties[]).map((o) => o.name)).toEqual([
+			'channels',
+			'intents',
+			'minScore',
+			'vehicleWords',
+		]);
+		expect((advisorValue('shift').options as INodeProperties[]).map((o) => o.name)).toEqual([
+			'hours',
+			'timeZone',
+			'capacity',
+		]);
+	});
+
+	test('Weight shows whole numbers as whole: no fixed decimals', () => {
+		expect(advisorValue('weight').typeOptions?.numberPrecision).toBeUndefined();
+	});
+
+	test('n8n drops rule fields a description no longer has, so nodes saved before 1.2 keep theirs', () => {
+		const saved = {
+			advisors: { advisor: [{ userId: 'user_a', channels: ['phone'], minScore: 50 }] },
+		};
+		const advisorOf = (typeVersion: number) =>
+			(nodeWith(saved, typeVersion).parameters.advisors as { advisor: Record<string, unknown>[] })
+				.advisor[0];
+		expect(advisorOf(1.2)).not.toHaveProperty('channels');
+		expect(advisorOf(1.2)).not.toHaveProperty('minScore');
+		for (const version of [1, 1.1]) {
+			expect(advisorOf(version)).toMatchObject({ channels: ['phone'], minScore: 50 });
+		}
 	});
 });

@@ -165,41 +165,52 @@ describe('an advisor who fits', () => {
 		expect(stored(id).assigned_to).toBeNull();
 	});
 
-	test('advisors entered in the node: multi-select channels and intents, Min Score and Vehicle Words', async () => {
-		const advisors = {
+	/** Three advisors with the rules of the editor, as a node of `typeVersion` saves them. */
+	const enteredAdvisors = (typeVersion: number) => {
+		const shaped = (rule: IDataObject) => (typeVersion >= 1.2 ? { rule } : rule);
+		return {
 			advisor: [
 				{
 					userId: 'user_vans',
 					weight: 1,
 					away: false,
-					channels: [],
-					intents: [],
-					minScore: 0,
-					vehicleWords: 'van, Sprinter',
+					...shaped({ channels: [], intents: [], minScore: 0, vehicleWords: 'van, Sprinter' }),
 				},
 				{
 					userId: 'user_phone',
-					channels: ['phone', 'api'],
-					intents: ['purchase_90_days'],
-					minScore: 50,
-					vehicleWords: '',
+					...shaped({
+						channels: ['phone', 'api'],
+						intents: ['purchase_90_days'],
+						minScore: 50,
+						vehicleWords: '',
+					}),
 				},
 				{ userId: 'user_rest' },
 			],
 		};
-		const run = async (shape: LeadShape) => {
-			const result = await runOperation({ lead: ref('id', leadOf(shape)), advisors }, workflow());
-			expect(result.error).toBeUndefined();
-			return jsonOf(result)[0].assigned_to;
-		};
-		expect(await run({ vehicle_interest: 'Mercedes sprinter' })).toBe('user_vans');
-		expect(await run({ channel: 'phone', intent: 'purchase_90_days', score: 50 })).toBe(
-			'user_phone',
-		);
-		expect(await run({ channel: 'phone', intent: 'purchase_90_days', score: 49 })).toBe(
-			'user_rest',
-		);
-	});
+	};
+
+	test.each([1, 1.1, 1.2])(
+		'advisors entered in a node of version %p: channels, intents, Min Score and Vehicle Words',
+		async (typeVersion) => {
+			const advisors = enteredAdvisors(typeVersion);
+			const run = async (shape: LeadShape) => {
+				const result = await runOperation(
+					{ lead: ref('id', leadOf(shape)), advisors },
+					{ ...workflow(), typeVersion },
+				);
+				expect(result.error).toBeUndefined();
+				return jsonOf(result)[0].assigned_to;
+			};
+			expect(await run({ vehicle_interest: 'Mercedes sprinter' })).toBe('user_vans');
+			expect(await run({ channel: 'phone', intent: 'purchase_90_days', score: 50 })).toBe(
+				'user_phone',
+			);
+			expect(await run({ channel: 'phone', intent: 'purchase_90_days', score: 49 })).toBe(
+				'user_rest',
+			);
+		},
+	);
 
 	test('rows passed as n8n items, without .map(item => item.json), are read as their json', async () => {
 		const items = ROWS.map((json, index) => ({ json, pairedItem: { item: index } }));
