@@ -18,6 +18,7 @@ export const MEASURES = [
 	'sync',
 	'assignEconomy',
 	'notContacted',
+	'contacted',
 	'speedToLead',
 ] as const;
 export type MeasureName = (typeof MEASURES)[number];
@@ -77,6 +78,10 @@ export const config = {
 	notContacted: {
 		sizes: [1_000, 20_000],
 		perKind: 5,
+	},
+	contacted: {
+		sizes: QUICK ? [1_000] : [1_000, 20_000],
+		active: [10, 100],
 	},
 	speedToLead: {
 		assigned: 1_000,

@@ -16,6 +16,7 @@ import { formatMarkdown } from './lib/format';
 import { mergeResults, parseResults, renderResults } from './lib/resultsFile';
 import { runInChild, startChild, useBuiltWorker } from './lib/processes';
 import type { AssignEconomyRow } from './measures/assignEconomy';
+import type { ContactedRow } from './measures/contacted';
 import type { EconomyRow } from './measures/economy';
 import type { DataServerReady, MemoryResult } from './measures/memory';
 import { n8nMemory, type N8nMemoryResult } from './measures/n8nMemory';
@@ -31,6 +32,7 @@ import { realN8nUnavailable } from './n8n/install';
 import { measureQueueThroughput, type QueueThroughputResult } from './queue/throughput';
 import {
 	assignEconomySection,
+	contactedSection,
 	economySection,
 	memorySection,
 	n8nMemorySection,
@@ -68,6 +70,7 @@ interface Results {
 	sync?: SyncResult;
 	assignEconomy?: AssignEconomyRow[];
 	notContacted?: NotContactedResult;
+	contacted?: ContactedRow[];
 	speedToLead?: SpeedToLeadRow[];
 }
 
@@ -177,6 +180,10 @@ async function runMeasure(name: MeasureName, results: Results): Promise<void> {
 				config.notContacted,
 			);
 			break;
+		case 'contacted':
+			log('13: Assigned Lead Contacted, requests per poll');
+			results.contacted = await runInChild<ContactedRow[]>('contacted', config.contacted);
+			break;
 		case 'speedToLead':
 			log('11: speed to lead, requests per lead passed on or escalated');
 			results.speedToLead = await runInChild<SpeedToLeadRow[]>('speedToLead', config.speedToLead);
@@ -221,6 +228,7 @@ function sections(results: Results): Section[] {
 	if (results.sync) list.push(syncSection(results.sync));
 	if (results.assignEconomy) list.push(assignEconomySection(results.assignEconomy));
 	if (results.notContacted) list.push(notContactedSection(results.notContacted));
+	if (results.contacted) list.push(contactedSection(results.contacted));
 	if (results.speedToLead) list.push(speedToLeadSection(results.speedToLead));
 	return list;
 }

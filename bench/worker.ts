@@ -3,6 +3,7 @@
 // and keeps running until the parent stops it.
 
 import { assignEconomy } from './measures/assignEconomy';
+import { contacted } from './measures/contacted';
 import { economy } from './measures/economy';
 import { dataServer, memory } from './measures/memory';
 import { notContacted } from './measures/notContacted';
@@ -25,6 +26,7 @@ const tasks: Record<string, Task> = {
 	sync,
 	assignEconomy,
 	notContacted,
+	contacted,
 	speedToLead,
 };
 const longLived: Record<string, Task> = { dataServer };

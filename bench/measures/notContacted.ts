@@ -37,11 +37,11 @@ export interface NotContactedResult {
 const MINUTE = 60_000;
 const SEEDED = 600;
 
-function alpha(sandbox: RunningSandbox): StoredLead[] {
+export function alpha(sandbox: RunningSandbox): StoredLead[] {
 	return sandbox.control.state().leads.filter((lead) => lead.organization_id === 'org_alpha');
 }
 
-async function measured(sandbox: RunningSandbox, trigger: PollHarness) {
+export async function measured(sandbox: RunningSandbox, trigger: PollHarness) {
 	sandbox.control.clearRequests();
 	const startedAt = Date.now();
 	const result = await trigger.poll();
@@ -61,7 +61,7 @@ function entryBytes(trigger: PollHarness, id: string): number {
 	return Buffer.byteLength(`${JSON.stringify(id)}:${JSON.stringify(waits[id])},`);
 }
 
-async function patch(sandbox: RunningSandbox, id: string, body: object) {
+export async function patch(sandbox: RunningSandbox, id: string, body: object) {
 	const response = await fetch(`${sandbox.baseUrl}/leads/${id}`, {
 		method: 'PATCH',
 		headers: { 'X-API-Key': sandbox.keys.full, 'Content-Type': 'application/json' },
@@ -71,7 +71,7 @@ async function patch(sandbox: RunningSandbox, id: string, body: object) {
 }
 
 /** Unassigned seeded leads with a conversation, for waits that end with messages or none. */
-function leadsWithConversation(sandbox: RunningSandbox, count: number) {
+export function leadsWithConversation(sandbox: RunningSandbox, count: number) {
 	const state = sandbox.control.state();
 	const taken = new Set<string>();
 	const found: Array<{ leadId: string; conversationId: string }> = [];

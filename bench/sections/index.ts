@@ -2,6 +2,7 @@
 // figure beside its target, ratios taken run by run; and the summary of targets met or missed.
 
 export { assignEconomySection } from './assignEconomy';
+export { contactedSection } from './contacted';
 export { economySection } from './economy';
 export { memorySection } from './memory';
 export { n8nMemorySection } from './n8nMemory';

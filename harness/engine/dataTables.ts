@@ -1,8 +1,8 @@
 // n8n Data Tables for the engine: n8n's cli hands its Data Table node a proxy per table (the
 // `data-table` module of IWorkflowExecuteAdditionalData); this is that proxy over tables kept in
 // memory, so n8n's own Data Table node runs in the harness as it does in n8n, per item and all.
-// Reads and inserts are served (what the examples do); every read is counted, so a test can tell
-// how many times a workflow read a table.
+// Reads, inserts and upserts matched on equal columns are served (what the examples do); every
+// read is counted, so a test can tell how many times a workflow read a table.
 
 import {
 	UserError,
@@ -17,6 +17,7 @@ import {
 	type IDataTableProjectService,
 	type ListDataTableOptions,
 	type ListDataTableRowsOptions,
+	type UpsertDataTableRowOptions,
 } from 'n8n-workflow';
 
 interface StoredTable {
@@ -103,6 +104,18 @@ export class InMemoryDataTables implements DataTableProxyProvider {
 		const stored = this.tables.get(dataTableId);
 		if (!stored) throw new UserError(`No data table with ID ${dataTableId}`);
 		const { table } = stored;
+		const addRow = (row: DataTableRow): DataTableRowReturn => {
+			const now = new Date();
+			const added = {
+				...Object.fromEntries(table.columns.map((column) => [column.name, null])),
+				...row,
+				id: stored.rows.length + 1,
+				createdAt: now,
+				updatedAt: now,
+			} as DataTableRowReturn;
+			stored.rows.push(added);
+			return added;
+		};
 		return {
 			getColumns: async () => table.columns,
 			getManyRowsAndCount: async (options: Partial<ListDataTableRowsOptions>) => {
@@ -128,21 +141,26 @@ export class InMemoryDataTables implements DataTableProxyProvider {
 			moveColumn: async () => unsupported('Moving a column'),
 			deleteColumn: async () => unsupported('Deleting a column'),
 			insertRows: (async (rows: DataTableRow[], returnType: DataTableInsertRowsReturnType) => {
-				const now = new Date();
-				const added = rows.map((row, index) => ({
-					...Object.fromEntries(table.columns.map((column) => [column.name, null])),
-					...row,
-					id: stored.rows.length + index + 1,
-					createdAt: now,
-					updatedAt: now,
-				}));
-				for (const row of added) stored.rows.push(row as DataTableRowReturn);
+				const added = rows.map((row) => addRow(row));
 				if (returnType === 'count') return { success: true, insertedRows: added.length };
 				if (returnType === 'id') return added.map((row) => ({ id: row.id }));
 				return added.map((row) => ({ ...row }));
 			}) as IDataTableProjectService['insertRows'],
 			updateRows: async () => unsupported('Updating rows'),
-			upsertRow: async () => unsupported('Upserting a row'),
+			// The rows whose columns equal the filter's values are updated, else one is added.
+			upsertRow: async ({ filter, data, dryRun }: UpsertDataTableRowOptions) => {
+				if (dryRun) unsupported('A dry run');
+				if (filter.filters.some((f) => f.condition !== 'eq'))
+					unsupported('Matching other than equal');
+				const test = (row: DataTableRowReturn) => (f: (typeof filter.filters)[number]) =>
+					row[f.columnName] === f.value;
+				const matches = stored.rows.filter((row) =>
+					filter.type === 'or' ? filter.filters.some(test(row)) : filter.filters.every(test(row)),
+				);
+				if (matches.length === 0) return [{ ...addRow(data) }];
+				for (const row of matches) Object.assign(row, data, { updatedAt: new Date() });
+				return matches.map((row) => ({ ...row }));
+			},
 			deleteRows: async () => unsupported('Deleting rows'),
 			clearRows: async () => unsupported('Clearing rows'),
 		};

@@ -65,6 +65,8 @@ export interface PollHarnessOptions {
 	/** What n8n 2.41's `getPollBudgetMs()` returns; without it, its default of 5 minutes. */
 	budgetMs?: number;
 	nodeName?: string;
+	/** The node's version as saved in the workflow; default: the latest. */
+	typeVersion?: number;
 	nodeTypes?: Record<string, INodeType | IVersionedNodeType>;
 }
 
@@ -105,7 +107,7 @@ export function createPollHarness(
 		id: randomUUID(),
 		name: options.nodeName ?? 'Lead Conversations Polling Trigger',
 		type: POLL_TRIGGER_NODE_TYPE,
-		typeVersion: latestVersion(nodeTypes.getByName(POLL_TRIGGER_NODE_TYPE)),
+		typeVersion: options.typeVersion ?? latestVersion(nodeTypes.getByName(POLL_TRIGGER_NODE_TYPE)),
 		position: [0, 0],
 		parameters: clone(parameters),
 		credentials: nodeCredentials(),

@@ -10,8 +10,13 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { PollEvent } from './events';
 import { LEAD_OUTPUTS, POLL_EVENTS, changedLeadItem, leadOutputItem } from './events';
 import { pollChangedLeads } from './changesPoll';
+import { pollContacted } from './contactedPoll';
+import type { AssignedSettings } from './assignedSettings';
+import { readAssignedSettings } from './assignedSettings';
 import { waitMsOf } from './notContacted';
 import { pollNotContacted } from './notContactedPoll';
+import type { WaitClock } from './waitClock';
+import { readWaitClock } from './waitClock';
 import { pollTriggerProperties } from './description';
 import { pollTriggerPanel } from './triggerPanel';
 import { optionNameSubtitle } from '../shared/subtitle';
@@ -27,7 +32,9 @@ function readSettings(context: IPollFunctions): PollSettings {
 	const event = context.getNodeParameter('event', POLL_EVENTS.newLead) as PollEvent;
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options =
-		event === POLL_EVENTS.conversationTransferred || event === POLL_EVENTS.assignedNotContacted
+		event === POLL_EVENTS.conversationTransferred ||
+		event === POLL_EVENTS.assignedNotContacted ||
+		event === POLL_EVENTS.assignedContacted
 			? {}
 			: (context.getNodeParameter('options', {}) as IDataObject);
 	const minimumScore = Number(filters.minimumScore ?? 0);
@@ -50,14 +57,14 @@ function readSettings(context: IPollFunctions): PollSettings {
 	};
 }
 
-/** Assigned Lead Not Contacted's wait in ms; a wrong value fails before any request. */
-function readWaitMs(context: IPollFunctions): number {
+/** Assigned Lead Not Contacted's wait and how it counts; a wrong value fails before any request. */
+function readWait(context: IPollFunctions): WaitClock {
 	const waitMs = waitMsOf(
 		context.getNodeParameter('waitAmount', 15),
 		context.getNodeParameter('waitUnit', 'minutes'),
 	);
 	if (typeof waitMs === 'string') throw new NodeOperationError(context.getNode(), waitMs);
-	return waitMs;
+	return readWaitClock(context, waitMs);
 }
 
 export class LeadConversationsPollTrigger implements INodeType {
@@ -70,11 +77,14 @@ export class LeadConversationsPollTrigger implements INodeType {
 			dark: 'file:../../icons/leadConversations.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 2: Assigned Lead Not Contacted tells the workflow's notices apart by their text (Workflow
+		// Notices), not by a 60 s grace; nodes saved at 1 keep the grace.
+		version: [1, 2],
+		defaultVersion: 2,
 		// The chosen event as the Event dropdown names it: "New Lead", not "newLead".
 		subtitle: optionNameSubtitle('event', pollTriggerProperties),
 		description:
-			'Starts workflows on new and changed leads, status changes, handoffs to a human and assigned leads nobody contacted, checking the lead service on a schedule; needs no public URL',
+			'Starts workflows on new and changed leads, status changes, handoffs to a human, and assigned leads contacted or left waiting, checking the lead service on a schedule; needs no public URL',
 		defaults: {
 			name: 'Lead Conversations Polling Trigger',
 		},
@@ -96,18 +106,18 @@ export class LeadConversationsPollTrigger implements INodeType {
 		if (settings.event === POLL_EVENTS.leadStatus && settings.statuses.length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Choose at least one status in Statuses');
 		}
-		const waitMs =
-			settings.event === POLL_EVENTS.assignedNotContacted ? readWaitMs(this) : undefined;
+		const wait = settings.event === POLL_EVENTS.assignedNotContacted ? readWait(this) : undefined;
+		const { rule, hours } = readAssignedSettings(this, settings.event);
 		const polledAt = new Date().toISOString();
 
 		const budgetMs = pollBudgetMs(this);
 		if (this.getMode() === 'manual') {
-			const round = { polledAt, waitMs, budgetMs, deadline: Date.now() + budgetMs };
+			const round = { polledAt, wait, rule, hours, budgetMs, deadline: Date.now() + budgetMs };
 			return [this.helpers.returnJsonArray(await testEventItems(this, settings, round))];
 		}
 
 		return await onePollAtATime(this, budgetMs, async () => {
-			return await scheduledPoll(this, settings, { waitMs, budgetMs, polledAt });
+			return await scheduledPoll(this, settings, { wait, rule, hours, budgetMs, polledAt });
 		});
 	}
 }
@@ -116,7 +126,13 @@ export class LeadConversationsPollTrigger implements INodeType {
 async function scheduledPoll(
 	context: IPollFunctions,
 	settings: PollSettings,
-	{ waitMs, budgetMs, polledAt }: { waitMs?: number; budgetMs: number; polledAt: string },
+	{
+		wait,
+		rule,
+		hours,
+		budgetMs,
+		polledAt,
+	}: AssignedSettings & { budgetMs: number; polledAt: string },
 ): Promise<INodeExecutionData[][] | null> {
 	// By default n8n hands the live static data and saves it when the poll starts an execution;
 	// with 2.41's durable poll cursors on, a staged copy stored with that execution (or alone
@@ -142,14 +158,12 @@ async function scheduledPoll(
 		);
 		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 	}
-	if (waitMs !== undefined) {
-		const outcome = await pollNotContacted(context, {
-			stored: stored?.notContacted,
-			waitMs,
-			deadline,
-			budgetMs,
-			polledAt,
-		});
+	if (rule !== undefined) {
+		const assignedRound = { stored: stored?.notContacted, rule, deadline, budgetMs, polledAt };
+		const outcome =
+			wait === undefined
+				? await pollContacted(context, { ...assignedRound, hours })
+				: await pollNotContacted(context, { ...assignedRound, wait });
 		writePosition(staticData, {
 			version: POSITION_VERSION,
 			watch: watchOf(settings),

@@ -44,10 +44,16 @@ export const pollTriggerProperties: INodeProperties[] = [
 		required: true,
 		options: [
 			{
+				name: 'Assigned Lead Contacted',
+				value: POLL_EVENTS.assignedContacted,
+				description:
+					"A lead in Assigned got its advisor's first message, with how long the advisor took",
+			},
+			{
 				name: 'Assigned Lead Not Contacted',
 				value: POLL_EVENTS.assignedNotContacted,
 				description:
-					'A lead has waited in assigned for the chosen time and nobody has written to it in the service',
+					'A lead has waited in Assigned for the chosen time and its advisor has not written to it in the service',
 			},
 			{
 				name: 'Conversation Handed to a Human',

@@ -12,6 +12,7 @@ export const POLL_EVENTS = {
 	leadStatus: 'leadStatus',
 	conversationTransferred: 'conversationTransferred',
 	assignedNotContacted: 'assignedNotContacted',
+	assignedContacted: 'assignedContacted',
 } as const;
 export type PollEvent = (typeof POLL_EVENTS)[keyof typeof POLL_EVENTS];
 

@@ -1,23 +1,23 @@
 // Assigned Lead Not Contacted: the rules, as pure functions (no n8n context, no HTTP). The
-// requests are notContactedPoll.ts's.
+// requests are notContactedPoll.ts's; what counts as contact is contactRule.ts's.
 //
 // Per lead in `assigned`, the trigger keeps (advisor, wait start). The wait starts at the lead's
 // updated_at when the trigger first sees it with that advisor: the assignment moved updated_at,
 // so the start is at or after the assignment, never before it. Once the service's clock has
-// passed start + wait, the lead's conversations are checked once: a `human` message created more
-// than NOTICE_GRACE_MS after the start is contact. A notice the workflow posts right after
-// assigning ("an advisor will contact you shortly") is `human` too, and falls inside the grace.
-// A lead that leaves `assigned` is handled and forgotten; a new advisor starts a new wait.
+// passed start + wait, the lead's conversations are checked once for contact. Assigned Lead
+// Contacted keeps the same waits (contactedPoll.ts). A lead missing from a read is kept for a
+// while (absentLeads.ts); a new advisor starts a new wait.
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPresent } from './absentLeads';
 import { leadStatusItem } from './events';
 import type { NotContactedPosition, WaitEntry } from './position';
 import { WAIT_STATE } from './position';
+import type { WaitClock } from './waitClock';
+import { waitEndOf, waitFacts } from './waitClock';
 
 export const NOT_CONTACTED_EVENT = 'lead.not_contacted';
-/** Messages this soon after the wait's start are the workflow's own notice, not contact. */
-export const NOTICE_GRACE_MS = 60_000;
 
 export const WAIT_UNITS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 export type WaitUnit = keyof typeof WAIT_UNITS;
@@ -46,20 +46,20 @@ function advisorOf(lead: IDataObject): string | undefined {
 }
 
 /**
- * The waits after a complete read of `assigned`. Without a stored position (activation) every
- * lead is noted as done: leads assigned before the trigger ran are not announced. A lead with
- * the same advisor keeps its wait; another advisor starts a new one, and the one before joins
- * the missers if it was announced. A lead not in the read has left `assigned`: it is dropped.
- * A lead with no advisor has nobody to wait for and is not kept.
+ * The waits of the leads in a complete read of `assigned`. Without a stored position
+ * (activation) every lead is noted as done: leads assigned before the trigger ran are never
+ * announced. A lead with the same advisor keeps its wait; another advisor starts a new one, and
+ * the one before joins the announced advisors if it was announced. A lead with no advisor has
+ * nobody to wait for and is not kept. Leads not in the read: keepAbsent (absentLeads.ts).
  *
- * An advisor whose wait had ended before the lead moved on (the lead's updated_at is past the
- * end) also joins the missers, announced or not: n8n 2.41 may start the next poll before it has
- * stored the position of a poll that announced the lead, and the hand-off must still not go back.
+ * Not Contacted (`wait` given): an advisor whose wait had ended before the lead moved on (the
+ * lead's updated_at is past the end) also joins the missers, announced or not, so that a poll
+ * whose position was not stored can never send the hand-off back.
  */
 export function noteAssigned(
 	stored: NotContactedPosition | undefined,
 	leads: IDataObject[],
-	waitMs: number,
+	wait?: WaitClock,
 ): NotContactedPosition {
 	const waits: Record<string, WaitEntry> = {};
 	for (const lead of leads) {
@@ -79,10 +79,13 @@ export function noteAssigned(
 			waits[id] = previous;
 		} else {
 			const [before, beforeStartMs, state, ...missers] = previous;
-			const waitEnded = state === WAIT_STATE.waiting && startMs >= beforeStartMs + waitMs;
-			const missed = state === WAIT_STATE.missed || waitEnded;
-			const missedBy = missed && !missers.includes(before) ? [...missers, before] : missers;
-			// Announced once per (lead, advisor): an advisor who missed it before is not again.
+			const waitEnded =
+				wait !== undefined &&
+				state === WAIT_STATE.waiting &&
+				startMs >= waitEndOf(wait, beforeStartMs);
+			const announced = state === WAIT_STATE.missed || state === WAIT_STATE.contacted || waitEnded;
+			const missedBy = announced && !missers.includes(before) ? [...missers, before] : missers;
+			// Announced once per (lead, advisor): an advisor announced before is not again.
 			const next = missedBy.includes(advisor) ? WAIT_STATE.done : WAIT_STATE.waiting;
 			waits[id] = [advisor, startMs, next, ...missedBy];
 		}
@@ -90,33 +93,18 @@ export function noteAssigned(
 	return { waits };
 }
 
-/** Leads whose wait has ended on the service's clock and is not checked yet, oldest wait first. */
-export function dueLeads(position: NotContactedPosition, nowMs: number, waitMs: number): string[] {
+/**
+ * Leads in the latest read whose wait has ended on the service's clock and is not checked yet,
+ * oldest wait first.
+ */
+export function dueLeads(position: NotContactedPosition, nowMs: number, wait: WaitClock): string[] {
 	return Object.entries(position.waits)
-		.filter(([, [, startMs, state]]) => state === WAIT_STATE.waiting && nowMs >= startMs + waitMs)
+		.filter(([id]) => isPresent(position, id))
+		.filter(
+			([, [, startMs, state]]) => state === WAIT_STATE.waiting && nowMs >= waitEndOf(wait, startMs),
+		)
 		.sort(([, a], [, b]) => a[1] - b[1])
 		.map(([id]) => id);
-}
-
-/** Conversations of the lead with anything after the notice grace: only those are opened. */
-export function conversationsToOpen(conversations: IDataObject[], startMs: number): string[] {
-	return conversations
-		.filter((conversation) => timeOf(conversation.last_message_at) > startMs + NOTICE_GRACE_MS)
-		.sort((a, b) => timeOf(b.last_message_at) - timeOf(a.last_message_at))
-		.map((conversation) => conversation.id)
-		.filter((id): id is string => typeof id === 'string' && id !== '');
-}
-
-/**
- * Whether a conversation read whole holds contact: a `human` message created after the notice
- * grace. A phone call's transcript does not say whether a person or the AI spoke: not counted.
- */
-export function contactedIn(conversation: IDataObject, startMs: number): boolean {
-	const messages = Array.isArray(conversation.messages) ? conversation.messages : [];
-	return messages.some((message: unknown) => {
-		const { sent_by: sentBy, created_at: createdAt } = (message ?? {}) as IDataObject;
-		return sentBy === 'human' && timeOf(createdAt) > startMs + NOTICE_GRACE_MS;
-	});
 }
 
 /** The outcome of a check: contact ends the wait quietly, none announces the lead. */
@@ -125,17 +113,19 @@ export function afterCheck(entry: WaitEntry, contacted: boolean): WaitEntry {
 	return [advisor, startMs, contacted ? WAIT_STATE.done : WAIT_STATE.missed, ...missers];
 }
 
-/** The item: lead.assigned's fields, the wait's start, and who let the lead wait. */
+/** The item: lead.assigned's fields, the wait's start and end, and who let the lead wait. */
 export function notContactedItem(
 	lead: IDataObject,
 	entry: WaitEntry,
 	polledAt: string,
+	wait: WaitClock,
 ): IDataObject {
 	const [advisor, startMs, , ...missers] = entry;
 	const missedBy = [...missers, advisor];
 	return {
 		...leadStatusItem(lead, 'assigned', polledAt),
 		waiting_since: new Date(startMs).toISOString(),
+		...waitFacts(wait, startMs),
 		missed_by: missedBy,
 		misses: missedBy.length,
 		event: NOT_CONTACTED_EVENT,

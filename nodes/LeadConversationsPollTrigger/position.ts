@@ -44,20 +44,33 @@ export const WAIT_STATE = {
 	done: 1,
 	/** Announced as not contacted. */
 	missed: 2,
+	/** Announced as contacted (Assigned Lead Contacted). */
+	contacted: 3,
 } as const;
 export type WaitState = (typeof WAIT_STATE)[keyof typeof WAIT_STATE];
 
 /**
- * Assigned Lead Not Contacted, per lead now in `assigned`, one compact array: the advisor, the
- * wait's start (epoch ms on the service's clock: the lead's updated_at when first seen with that
- * advisor), where the wait stands, then the earlier advisors announced as having missed it,
- * oldest first. About 60 bytes for a lead nobody missed yet (docs/performance.md).
+ * Assigned Lead Not Contacted and Assigned Lead Contacted, per lead in `assigned`, one compact
+ * array: the advisor, the wait's start (epoch ms on the service's clock: the lead's updated_at
+ * when first seen with that advisor), where the wait stands, then the earlier advisors already
+ * announced for the lead (as having missed it, or as having reached it), oldest first. About 60
+ * bytes for a lead nobody was announced for yet (docs/performance.md).
  */
 export type WaitEntry = [advisor: string, startMs: number, state: WaitState, ...missedBy: string[]];
 
 export interface NotContactedPosition {
-	/** Lead ID to its wait; only the leads in `assigned` at the last complete read. */
+	/** Lead ID to its wait: the leads in `assigned` at the last complete read, and those in `absent`. */
 	waits: Record<string, WaitEntry>;
+	/**
+	 * Leads kept although missing from the latest reads (absentLeads.ts): when first missed
+	 * (service clock, ms) and in how many complete reads in a row.
+	 */
+	absent?: Record<string, [sinceMs: number, reads: number]>;
+	/**
+	 * Assigned Lead Contacted: per waiting lead, the `last_activity_at` (ms) up to which its
+	 * conversations were checked; only a lead whose activity moved past it is checked again.
+	 */
+	seen?: Record<string, number>;
 }
 
 export interface StoredPosition {

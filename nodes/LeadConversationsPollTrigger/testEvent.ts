@@ -23,8 +23,12 @@ import {
 	newLeadItem,
 	transferredItem,
 } from './events';
+import { recentContacts } from './contactedPoll';
+import type { ContactRule } from './contactRule';
+import type { OpeningHours } from '../shared/openingHours';
+import type { WaitClock } from './waitClock';
 import { WAIT_UNITS } from './notContacted';
-import { notContactedNow } from './notContactedPoll';
+import { TEST_RUN_CHECKS, notContactedNow } from './notContactedPoll';
 import type { PollSettings } from './watchers';
 import { conditionsBesideStatus, watchedLists } from './watchers';
 
@@ -53,7 +57,11 @@ function newestFirst<T>(entries: T[], timeOf: (entry: T) => unknown): T[] {
 export interface TestRound {
 	polledAt: string;
 	/** Assigned Lead Not Contacted's wait. */
-	waitMs?: number;
+	wait?: WaitClock;
+	/** Assigned Lead Contacted: the opening hours of response_open_minutes. */
+	hours?: OpeningHours;
+	/** What counts as contact, for both assigned-lead events. */
+	rule?: ContactRule;
 	/** Epoch ms by which the run must be done. */
 	deadline: number;
 	budgetMs: number;
@@ -82,7 +90,12 @@ function nothingNow(
 			case POLL_EVENTS.assignedNotContacted:
 				return [
 					'No assigned lead is waiting now',
-					`None of the ${assigned} assigned leads has waited ${waitText(round.waitMs ?? 0)} since its last update (updated_at, on the service's clock) without a message from a person. A test run gives only such leads, as a poll would, and changes nothing. To try the steps after the trigger, assign a lead and let the wait pass, or pin sample data to this node.`,
+					`None of the ${assigned} assigned leads has waited ${waitText(round.wait?.waitMs ?? 0)} since its last update (updated_at, on the service's clock) without a message from a person. A test run gives only such leads, as a poll would, and changes nothing. To try the steps after the trigger, assign a lead and let the wait pass, or pin sample data to this node.`,
+				];
+			case POLL_EVENTS.assignedContacted:
+				return [
+					'No assigned lead has been reached by its advisor yet',
+					`None of the ${assigned} most recently updated assigned leads has a message from its advisor since its last update (updated_at), other than the Workflow Notices. A test run gives only contacts really made, as a poll would, and changes nothing. To try the steps after the trigger, write to an assigned lead as its advisor, or pin sample data to this node.`,
 				];
 			case POLL_EVENTS.conversationTransferred:
 				return [
@@ -135,11 +148,22 @@ async function latestItems(
 			.slice(0, TEST_EVENT_RECORDS)
 			.map((lead) => leadOutputItem(lead, output, () => changedLeadItem(lead, polledAt)));
 	}
-	if (settings.event === POLL_EVENTS.assignedNotContacted) {
-		const { waitMs = 0, deadline, budgetMs } = round;
+	if (settings.event === POLL_EVENTS.assignedContacted && round.rule !== undefined) {
+		// Contacts really made on the most recently updated assigned leads: 1 + 2 per lead checked.
+		const leads = newestFirst(
+			await firstPage(context, '/leads', { status: 'assigned' }),
+			(lead) => lead.updated_at,
+		);
+		const checked = leads.slice(0, TEST_RUN_CHECKS);
+		const { rule, deadline, hours } = round;
+		const found = await recentContacts(context, checked, { rule, polledAt, deadline, hours });
+		return found.length > 0 ? found.slice(0, TEST_EVENT_RECORDS) : { assigned: checked.length };
+	}
+	if (settings.event === POLL_EVENTS.assignedNotContacted && round.rule !== undefined) {
+		const { wait = { waitMs: 0 }, rule, deadline, budgetMs } = round;
 		const found = await notContactedNow(
 			context,
-			{ waitMs, deadline, budgetMs, polledAt },
+			{ wait, rule, deadline, budgetMs, polledAt },
 			TEST_EVENT_RECORDS,
 		);
 		return found.items.length > 0 ? found.items : { assigned: found.assigned };

@@ -89,7 +89,8 @@ export function watchOf(settings: PollSettings): string {
 	if (
 		settings.event === POLL_EVENTS.newLead ||
 		settings.event === POLL_EVENTS.leadChanged ||
-		settings.event === POLL_EVENTS.assignedNotContacted
+		settings.event === POLL_EVENTS.assignedNotContacted ||
+		settings.event === POLL_EVENTS.assignedContacted
 	) {
 		return settings.event;
 	}

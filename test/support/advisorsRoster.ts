@@ -13,7 +13,18 @@ export interface RosterRow {
 	user_id: string;
 	weight?: number | null;
 	away?: boolean;
+	/** Working hours in the opening-hours notation, e.g. `Mon-Fri 09:00-17:00`. */
+	hours?: string;
+	time_zone?: string;
+	capacity?: number;
 }
+
+/** The shift and capacity columns, made only when some row uses them. */
+const OPTIONAL_COLUMNS = [
+	{ name: 'hours', type: 'string' },
+	{ name: 'time_zone', type: 'string' },
+	{ name: 'capacity', type: 'number' },
+] as const;
 
 export const ROSTER_TABLE = 'Advisors roster';
 
@@ -29,6 +40,7 @@ export async function createAdvisorsRoster(
 			{ name: 'user_id', type: 'string' },
 			{ name: 'weight', type: 'number' },
 			{ name: 'away', type: 'boolean' },
+			...OPTIONAL_COLUMNS.filter((column) => rows.some((row) => row[column.name] !== undefined)),
 		],
 	});
 	if (table.status !== 201) throw new Error(`POST /data-tables: ${table.status} ${table.text}`);

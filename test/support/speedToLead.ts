@@ -69,7 +69,7 @@ export const HANDOFF_COLUMNS = HAND_OFFS_COLUMN_NAMES.map((name) => ({
 	type: 'string' as const,
 }));
 
-async function createTable(
+export async function createTable(
 	api: N8nPublicApi,
 	name: string,
 	columns: object[],
@@ -148,7 +148,7 @@ export function recipeWorkflow(tables: SpeedTables, pollSeconds: number): Workfl
 /** The round-robin example that assigns the qualified leads first; Turns and webhook as given. */
 export function assignmentWorkflow(
 	tables: SpeedTables,
-	options: { turns?: 'rotation' | 'spread'; webhookId?: string } = {},
+	options: { turns?: 'rotation' | 'spread' | 'leastLoaded'; webhookId?: string } = {},
 ): WorkflowJson {
 	return bound(ASSIGNMENT_FILE, tables, (node) => {
 		if (options.webhookId && node.webhookId) return { ...node, webhookId: options.webhookId };

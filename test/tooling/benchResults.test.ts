@@ -77,7 +77,8 @@ describe('bench/results.md', () => {
 			stamp,
 		).map((section) => section.title.split('. ')[0]);
 		expect(titles.indexOf('2b and 3b')).toBe(titles.indexOf('3') + 1);
-		expect(titles.indexOf('12')).toBe(titles.length - 1);
+		expect(titles.indexOf('12')).toBeGreaterThan(titles.indexOf('11'));
+		expect(titles.indexOf('13')).toBe(titles.length - 1);
 		const numbers = titles.map((label) => parseInt(label.split(' and ').at(-1)!, 10));
 		expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
 	});

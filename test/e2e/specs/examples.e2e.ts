@@ -295,6 +295,8 @@ test('every example in examples/ is accounted for by the end-to-end suite', () =
 		'qualified-lead-round-robin.json',
 		// Run by speed-to-lead.e2e.ts; `npm run demo` runs it too.
 		'reroute-uncontacted-leads.json',
+		// Run by speed-to-lead-dashboard.e2e.ts, its page opened in Chromium.
+		'speed-to-lead-dashboard.json',
 		'stalled-conversation-nudge.json',
 		// Run by verify.e2e.ts.
 		'verified-webhook-events.json',

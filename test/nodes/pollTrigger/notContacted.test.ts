@@ -41,6 +41,8 @@ describeEachKeeping(ctx, (pollTrigger) => {
 					status: 'assigned',
 					assigned_to: ADVISOR_A,
 					waiting_since: assigned.updated_at,
+					wait_ended_at: new Date(Date.parse(assigned.updated_at) + 15 * MINUTE).toISOString(),
+					open_minutes: 15,
 					missed_by: [ADVISOR_A],
 					misses: 1,
 					event: 'lead.not_contacted',
@@ -79,7 +81,7 @@ describeEachKeeping(ctx, (pollTrigger) => {
 			expect(idsOf((await trigger.poll()).items)).toEqual([lead.id]);
 		});
 
-		test('the advisor closed the lead during the wait: not announced, and forgotten', async () => {
+		test('the advisor closed the lead during the wait: not announced, and forgotten after 3 reads and 1 hour', async () => {
 			const trigger = pollTrigger(NOT_CONTACTED);
 			await trigger.poll();
 			const { lead } = leadWithOpenConversation(ctx.sandbox);
@@ -89,20 +91,44 @@ describeEachKeeping(ctx, (pollTrigger) => {
 			await assign(ctx.sandbox, lead.id, ADVISOR_A, 'closed');
 			advance(10 * MINUTE);
 			expect((await trigger.poll()).items).toBeNull();
+			expect(waitsOf(trigger)[lead.id]).toBeDefined();
+			await trigger.poll();
+			advance(60 * MINUTE);
+			await trigger.poll();
 			expect(waitsOf(trigger)[lead.id]).toBeUndefined();
+			expect(trigger.executions).toHaveLength(0);
 		});
 
-		test('the notice the workflow posts right after assigning is not contact', async () => {
+		test("the examples' notices right after assigning are not contact; an answer 5 s in is", async () => {
 			const trigger = pollTrigger(NOT_CONTACTED);
 			await trigger.poll();
-			const { lead, conversation } = leadWithOpenConversation(ctx.sandbox);
-			await assign(ctx.sandbox, lead.id, ADVISOR_A);
-			await postAsAdvisor(ctx.sandbox, conversation.id, 'An advisor will contact you shortly.');
-			advance(30_000);
-			await postAsAdvisor(ctx.sandbox, conversation.id, 'Thank you for waiting.');
+			const [first, second] = [0, 1].map((skip) => leadWithOpenConversation(ctx.sandbox, skip));
+			for (const { lead, conversation } of [first, second]) {
+				await assign(ctx.sandbox, lead.id, ADVISOR_A);
+				await postAsAdvisor(ctx.sandbox, conversation.id, 'An advisor will contact you shortly');
+			}
+			advance(5_000);
+			await postAsAdvisor(ctx.sandbox, second.conversation.id, 'Ana here, calling you now.');
+			advance(60_000);
+			const reroute = 'Thank you for waiting. Another advisor will contact you shortly.';
+			await postAsAdvisor(ctx.sandbox, first.conversation.id, reroute);
 			await trigger.poll();
 			advance(16 * MINUTE);
-			expect(idsOf((await trigger.poll()).items)).toEqual([lead.id]);
+			expect(idsOf((await trigger.poll()).items)).toEqual([first.lead.id]);
+		});
+
+		test('version 1 keeps its 60 s grace: a notice 65 s in is contact, an answer 5 s in is not', async () => {
+			const trigger = pollTrigger(NOT_CONTACTED, { typeVersion: 1 });
+			await trigger.poll();
+			const [late, fast] = [0, 1].map((skip) => leadWithOpenConversation(ctx.sandbox, skip));
+			for (const { lead } of [late, fast]) await assign(ctx.sandbox, lead.id, ADVISOR_A);
+			advance(5_000);
+			await postAsAdvisor(ctx.sandbox, fast.conversation.id, 'Ana here, calling you now.');
+			advance(60_000);
+			await postAsAdvisor(ctx.sandbox, late.conversation.id, 'An advisor will contact you shortly');
+			await trigger.poll();
+			advance(16 * MINUTE);
+			expect(idsOf((await trigger.poll()).items)).toEqual([fast.lead.id]);
 		});
 
 		test('handed to a new advisor: a new wait, and missed_by names both', async () => {

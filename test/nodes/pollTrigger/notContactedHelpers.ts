@@ -14,7 +14,7 @@ export const ADVISOR_A = 'user_ana';
 export const ADVISOR_B = 'user_bruno';
 export const MINUTE = 60_000;
 
-/** A lead of org_alpha not yet assigned, with an open conversation that holds messages. */
+/** The `skip`+1-th lead of org_alpha not yet assigned with an open conversation (not a call). */
 export function leadWithOpenConversation(
 	sandbox: RunningSandbox,
 	skip = 0,
@@ -28,7 +28,9 @@ export function leadWithOpenConversation(
 			conversation,
 			lead: state.leads.find((lead) => lead.id === conversation.lead_id)!,
 		}))
-		.filter(({ lead }) => lead.status !== 'assigned' && lead.assigned_to === null);
+		.filter(({ lead }) => lead.status !== 'assigned' && lead.assigned_to === null)
+		// One conversation per lead: `skip` counts leads.
+		.filter(({ lead }, i, all) => all.findIndex((other) => other.lead.id === lead.id) === i);
 	if (found.length <= skip) throw new Error('The seed has no such lead');
 	return found[skip];
 }

@@ -1,14 +1,12 @@
 // The rules of Assigned Lead Not Contacted, without HTTP: the wait, the waits kept per lead, when
 // a wait has ended (on the service's time handed in, whatever n8n's clock says), what is contact.
 
+import { serviceNowOf } from '../../../nodes/LeadConversationsPollTrigger/assignedReads';
 import {
-	contactedIn,
-	conversationsToOpen,
 	dueLeads,
 	noteAssigned,
 	waitMsOf,
 } from '../../../nodes/LeadConversationsPollTrigger/notContacted';
-import { serviceNowOf } from '../../../nodes/LeadConversationsPollTrigger/notContactedPoll';
 import type { NotContactedPosition } from '../../../nodes/LeadConversationsPollTrigger/position';
 
 const T = Date.parse('2026-03-01T10:00:00.000Z');
@@ -20,6 +18,7 @@ const lead = (id: string, advisor: string | null, updatedMs: number) => ({
 });
 const MIN = 60_000;
 const WAIT = 15 * MIN;
+const AROUND_THE_CLOCK = { waitMs: WAIT };
 
 describe('the wait', () => {
 	test.each([
@@ -49,14 +48,18 @@ describe('the wait', () => {
 
 describe('the waits kept', () => {
 	test('activation notes every assigned lead as done; leads without an advisor are not kept', () => {
-		const position = noteAssigned(undefined, [lead('a', 'u1', T), lead('b', null, T)], WAIT);
+		const position = noteAssigned(
+			undefined,
+			[lead('a', 'u1', T), lead('b', null, T)],
+			AROUND_THE_CLOCK,
+		);
 		expect(position).toEqual({ waits: { a: ['u1', T, 1] } });
 	});
 
 	test('a lead seen for the first time waits from its updated_at; the same advisor keeps the wait', () => {
-		const first = noteAssigned({ waits: {} }, [lead('a', 'u1', T)], WAIT);
+		const first = noteAssigned({ waits: {} }, [lead('a', 'u1', T)], AROUND_THE_CLOCK);
 		expect(first.waits.a).toEqual(['u1', T, 0]);
-		const later = noteAssigned(first, [lead('a', 'u1', T + 5 * MIN)], WAIT);
+		const later = noteAssigned(first, [lead('a', 'u1', T + 5 * MIN)], AROUND_THE_CLOCK);
 		expect(later.waits.a).toEqual(['u1', T, 0]);
 	});
 
@@ -64,7 +67,7 @@ describe('the waits kept', () => {
 		const missed = noteAssigned(
 			{ waits: { a: ['u1', T, 2], b: ['u1', T, 1] } },
 			[lead('a', 'u2', T + MIN), lead('b', 'u2', T + MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(missed.waits).toEqual({ a: ['u2', T + MIN, 0, 'u1'], b: ['u2', T + MIN, 0] });
 	});
@@ -73,7 +76,7 @@ describe('the waits kept', () => {
 		const back = noteAssigned(
 			{ waits: { a: ['u2', T, 2, 'u1'] } },
 			[lead('a', 'u1', T + MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(back.waits.a).toEqual(['u1', T + MIN, 1, 'u1', 'u2']);
 	});
@@ -83,25 +86,27 @@ describe('the waits kept', () => {
 		const late = noteAssigned(
 			{ waits: { a: ['u1', T, 0] } },
 			[lead('a', 'u2', T + WAIT + MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(late.waits.a).toEqual(['u2', T + WAIT + MIN, 0, 'u1']);
 		const early = noteAssigned(
 			{ waits: { a: ['u1', T, 0] } },
 			[lead('a', 'u2', T + WAIT - MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(early.waits.a).toEqual(['u2', T + WAIT - MIN, 0]);
 		const twice = noteAssigned(
 			{ waits: { a: ['u2', T, 0, 'u1'] } },
 			[lead('a', 'u3', T + WAIT + MIN)],
-			WAIT,
+			AROUND_THE_CLOCK,
 		);
 		expect(twice.waits.a).toEqual(['u3', T + WAIT + MIN, 0, 'u1', 'u2']);
 	});
 
-	test('a lead no longer in assigned is dropped with its history', () => {
-		expect(noteAssigned({ waits: { a: ['u1', T, 2] } }, [], WAIT)).toEqual({ waits: {} });
+	test('the waits noted are those of the read; a missing lead is keepAbsent’s (absentLead.test.ts)', () => {
+		expect(noteAssigned({ waits: { a: ['u1', T, 2] } }, [], AROUND_THE_CLOCK)).toEqual({
+			waits: {},
+		});
 	});
 });
 
@@ -111,9 +116,9 @@ describe('when a wait has ended', () => {
 	};
 
 	test('on the service time handed in: at start + wait, oldest first, checked ones never', () => {
-		expect(dueLeads(waits, T + 15 * MIN - 1, 15 * MIN)).toEqual([]);
-		expect(dueLeads(waits, T + 15 * MIN, 15 * MIN)).toEqual(['late']);
-		expect(dueLeads(waits, T + 20 * MIN, 15 * MIN)).toEqual(['late', 'early']);
+		expect(dueLeads(waits, T + 15 * MIN - 1, AROUND_THE_CLOCK)).toEqual([]);
+		expect(dueLeads(waits, T + 15 * MIN, AROUND_THE_CLOCK)).toEqual(['late']);
+		expect(dueLeads(waits, T + 20 * MIN, AROUND_THE_CLOCK)).toEqual(['late', 'early']);
 	});
 
 	test("the service's time is its Date header, whatever n8n's clock says; without one, n8n's less a minute", () => {
@@ -121,29 +126,5 @@ describe('when a wait has ended', () => {
 		expect(serviceNowOf(header, T + 10 * 24 * 60 * MIN)).toBe(T);
 		expect(serviceNowOf(header, T - 10 * 24 * 60 * MIN)).toBe(T);
 		expect(serviceNowOf({}, T)).toBe(T - MIN);
-	});
-});
-
-describe('what is contact', () => {
-	const message = (sent_by: string, ms: number) => ({ sent_by, created_at: at(ms) });
-
-	test('a human message more than 60 s after the start; not the notice, not the AI, not the lead', () => {
-		const notice = { messages: [message('human', T + 60_000)] };
-		const others = { messages: [message('ai_agent', T + 5 * MIN), message('lead', T + 6 * MIN)] };
-		const advisor = { messages: [message('human', T + 60_001)] };
-		expect(contactedIn(notice, T)).toBe(false);
-		expect(contactedIn(others, T)).toBe(false);
-		expect(contactedIn(advisor, T)).toBe(true);
-		expect(contactedIn({ transcript: 'Agent: hello' }, T)).toBe(false);
-	});
-
-	test('only conversations with something after the grace are opened, newest first', () => {
-		const conversations = [
-			{ id: 'c1', last_message_at: at(T + 30_000) },
-			{ id: 'c2', last_message_at: at(T + 2 * MIN) },
-			{ id: 'c3', last_message_at: at(T + 9 * MIN) },
-			{ id: 'c4', last_message_at: at(T - 9 * MIN) },
-		];
-		expect(conversationsToOpen(conversations, T)).toEqual(['c3', 'c2']);
 	});
 });

@@ -1,5 +1,6 @@
 import { activationSpecs } from '../points/activation';
 import { assignSpecs } from '../points/assign';
+import { capacitySpecs } from '../points/capacity';
 import { deliverySpecs } from '../points/deliveries';
 import { sameInstantSpecs } from '../points/duplicates';
 import { exampleSpecs } from '../points/examples';
@@ -44,6 +45,8 @@ describe('7. answering only what n8n accepted', acceptedRunSpecs);
 	slowProcessSpecs,
 );
 describe('9. Lead → Assign in queue mode', assignSpecs);
+// Before point 10, which moves the service's clock ahead of n8n's (the trigger then refuses events).
+describe('11. Lead → Assign: capacity on two workers', capacitySpecs);
 describe('10. speed to lead: the not-contacted recipe in queue mode', speedToLeadSpecs);
 // Last: it resets the sandbox to 2,500 leads.
 describe('5. rate limit shared by two workers, long reads', rateLimitSpecs);
