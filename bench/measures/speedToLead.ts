@@ -23,7 +23,11 @@ import {
 } from '../../harness/engine/poll';
 import type { RunningSandbox } from '../../sandbox';
 import { REPO_ROOT } from '../lib/build';
-import { HAND_OFFS_COLUMNS, HAND_OFFS_TABLE } from '../../harness/support/handOffsTable';
+import {
+	HAND_OFFS_COLUMNS,
+	HAND_OFFS_TABLE,
+	HAND_OFF_OUTCOMES,
+} from '../../harness/support/handOffsTable';
 
 export interface SpeedToLeadArgs {
 	/** Leads in `assigned` besides the measured ones. */
@@ -125,7 +129,9 @@ async function endAndRun(
 	row.workflowRequests = sandbox.control.requests().length;
 	const written = all.rowsOf(HAND_OFFS_TABLE).slice(rowsBefore);
 	row.handled = written.filter(
-		(r) => r.outcome === (outcome === 'passed on' ? 'passed_on' : 'escalated'),
+		(r) =>
+			r.outcome ===
+			(outcome === 'passed on' ? HAND_OFF_OUTCOMES.passedOn : HAND_OFF_OUTCOMES.escalated),
 	).length;
 	row.perLead = (row.checkRequests + row.workflowRequests) / k;
 	if (result.status !== 'success' || row.handled !== k) {

@@ -17,3 +17,10 @@ export const HAND_OFFS_COLUMN_NAMES = [
 export const HAND_OFFS_COLUMNS: Record<string, 'string'> = Object.fromEntries(
 	HAND_OFFS_COLUMN_NAMES.map((name) => [name, 'string' as const]),
 );
+
+/** The `outcome` values the example writes, one spelling each: the dashboard filters on them. */
+export const HAND_OFF_OUTCOMES = {
+	passedOn: 'passed_on',
+	escalated: 'escalated',
+	notPassedOn: 'not_passed_on',
+} as const;

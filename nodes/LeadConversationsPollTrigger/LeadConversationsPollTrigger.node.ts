@@ -18,6 +18,7 @@ import { pollNotContacted } from './notContactedPoll';
 import type { WaitClock } from './waitClock';
 import { readWaitClock } from './waitClock';
 import { pollTriggerProperties } from './description';
+import { pollTriggerPanel } from './triggerPanel';
 import { optionNameSubtitle } from '../shared/subtitle';
 import type { StoredPosition } from './position';
 import { POSITION_VERSION, readPosition, writePosition } from './position';
@@ -88,6 +89,7 @@ export class LeadConversationsPollTrigger implements INodeType {
 			name: 'Lead Conversations Polling Trigger',
 		},
 		polling: true,
+		triggerPanel: pollTriggerPanel,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -103,6 +103,13 @@ try {
 	await closeNode();
 
 	ndv = await openNode(NODES.poll);
+	// The trigger's own help sits under "When will this node trigger my flow?": open it to read it.
+	await ndv
+		.getByText('When will this node trigger my flow?')
+		.first()
+		.click({ timeout: 10_000 })
+		.catch(() => step('no "When will this node trigger my flow?" to open'));
+	await page.waitForTimeout(500);
 	seen.poll = { text: await visibleText(ndv) };
 	await closeNode();
 

@@ -4,10 +4,10 @@
 // `chromium` package) driven by playwright-core from the n8n install.
 //
 //   node scripts/e2e/node-panel-search.mjs --url http://localhost:5678 --query dealership \
-//     [--email E --password P] [--screenshot file.png]
+//     [--rank 'sla,speed to lead'] [--email E --password P] [--screenshot file.png]
 //
 // Prints one JSON line: { query, listed: [names], opened: { name, sections: { "Triggers (7)":
-// [...], "Actions (10)": [...] } }, nodeTypes: [...] }, where opened is the package's entry of the
+// [...], "Actions (10)": [...] } }, nodeTypes: [...], ranked: { sla: [names] } }, where opened is the package's entry of the
 // results opened, and nodeTypes are the package's entries of /types/nodes.json (what the editor
 // searches).
 import { resolve } from 'node:path';
@@ -16,6 +16,8 @@ import { OWNER, launchChromium, option, signIn } from './editor.mjs';
 
 const url = option('url', 'http://localhost:5678');
 const query = option('query', 'dealership');
+// Also typed first, one after the other, only to see where the package ranks for each.
+const rankQueries = (option('rank', '') ?? '').split(',').filter(Boolean);
 const email = option('email', OWNER.email);
 const password = option('password', OWNER.password);
 const screenshot = option('screenshot');
@@ -66,14 +68,23 @@ try {
 			.textContent()
 			.catch(() => '')) ?? '';
 	step(`node panel open${panelTitle ? `: "${panelTitle.trim()}"` : ''}`);
-	step(`typing "${query}" into the node panel search`);
-	await search.pressSequentially(query, { delay: 50 });
 	const panel = page.locator('[data-test-id="node-creator"]').first();
 	const names = () =>
 		panel
 			.locator('[data-test-id="item-iterator-item"] [data-test-id="node-creator-item-name"]')
 			.allTextContents()
 			.then((texts) => texts.map((text) => text.trim()));
+	const ranked = {};
+	for (const typed of rankQueries) {
+		await search.fill('');
+		await search.pressSequentially(typed, { delay: 50 });
+		await page.waitForTimeout(1_000);
+		ranked[typed] = await names();
+		step(`"${typed}" lists: ${ranked[typed].slice(0, 5).join(', ')}`);
+	}
+	await search.fill('');
+	step(`typing "${query}" into the node panel search`);
+	await search.pressSequentially(query, { delay: 50 });
 	await panel
 		.locator('[data-test-id="node-creator-item-name"]')
 		.first()
@@ -116,7 +127,7 @@ try {
 		step(`opened: ${JSON.stringify(sections)}`);
 	}
 	if (screenshot) await page.screenshot({ path: resolve(screenshot) });
-	process.stdout.write(`${JSON.stringify({ query, listed, opened, nodeTypes })}\n`);
+	process.stdout.write(`${JSON.stringify({ query, listed, opened, nodeTypes, ranked })}\n`);
 } catch (error) {
 	if (screenshot && page) {
 		await page.screenshot({ path: resolve(screenshot) }).catch(() => {});

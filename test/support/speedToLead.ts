@@ -8,7 +8,7 @@ import { examplesDir } from '../../harness/real-n8n/paths';
 import { waitFor } from '../../harness/real-n8n/processes';
 import { readTableRows } from '../../harness/real-n8n/leadsMirror';
 import { pollTimesEvery } from '../../harness/queue/pathWorkflows';
-import { HAND_OFFS_COLUMN_NAMES } from '../../harness/support/handOffsTable';
+import { HAND_OFFS_COLUMN_NAMES, HAND_OFF_OUTCOMES } from '../../harness/support/handOffsTable';
 import { moveIntoOpenHours } from '../../harness/support/showroomHours';
 
 // The speed-to-lead recipe (examples/reroute-uncontacted-leads.json) proven from the outside, in
@@ -389,7 +389,9 @@ export async function runSpeedToLead(rig: SpeedRig): Promise<SpeedReport> {
 			'the 4 escalations',
 			async () => {
 				const found = await readTableRows(rig.api(), rig.handoffsTableId);
-				return found.filter((row) => row.outcome === 'escalated').length >= 4 ? found : undefined;
+				return found.filter((row) => row.outcome === HAND_OFF_OUTCOMES.escalated).length >= 4
+					? found
+					: undefined;
 			},
 			{ timeoutMs: pollMs + 120_000, intervalMs: 250 },
 		);
@@ -526,16 +528,17 @@ export function expectSpeedCounts(rig: SpeedRig, report: SpeedReport): void {
 	// The hand-off table: 10 passed on, 4 escalated, one row per lead and outcome.
 	const rows = (outcome: string) => report.handoffRows.filter((row) => row.outcome === outcome);
 	expect(
-		rows('passed_on')
+		rows(HAND_OFF_OUTCOMES.passedOn)
 			.map((row) => row.lead_id)
 			.sort(),
 	).toEqual([...missed].sort());
 	expect(
-		rows('escalated')
+		rows(HAND_OFF_OUTCOMES.escalated)
 			.map((row) => row.lead_id)
 			.sort(),
 	).toEqual([...escalated].sort());
-	for (const row of rows('passed_on')) expect(row.advisor).toBe(advisors.get(row.lead_id)![1]);
+	for (const row of rows(HAND_OFF_OUTCOMES.passedOn))
+		expect(row.advisor).toBe(advisors.get(row.lead_id)![1]);
 	expect(report.handoffRows).toHaveLength(14);
 	// Service side: one assignment PATCH per lead, one hand-off PATCH per lead passed on.
 	expect(report.requests.patches).toBe(40 + missed.length);

@@ -11,6 +11,15 @@ import {
 import { repoRoot } from '../../../harness/real-n8n/paths';
 import { runCommand, tail } from '../../../harness/real-n8n/processes';
 import { prepareUserFolder } from '../../../harness/real-n8n/setup';
+import {
+	EXAMPLE_FILES,
+	assignedLeadsScenario,
+	requestsOf,
+	runExamplesInEditor,
+	stalledConversations,
+	writesOf,
+	type ExampleRun,
+} from '../support/exampleTestRuns';
 
 // The points a review of the nodes in the real editor found, seen again in n8n 2.41.1's editor
 // through headless Chromium (scripts/e2e/editor-review.mjs): the package installed as a community
@@ -84,9 +93,104 @@ beforeAll(async () => {
 	seen = JSON.parse(result.stdout.trim().split('\n').pop()!);
 }, 1_200_000);
 
+// Execute workflow on every example, with its pinned samples and with none, in the same editor.
+// Before: two leads are assigned, one 16 minutes before (on the service's clock) and one seconds
+// before; the open conversations quiet for 2+ days are noted (the nudge's real condition).
+let runs: ExampleRun[];
+let scenario: { waited: string; fresh: string; stalled: string[] };
+beforeAll(async () => {
+	scenario = { ...(await assignedLeadsScenario(sandbox)), stalled: stalledConversations(sandbox) };
+	runs = await runExamplesInEditor(server, join(userFolder, 'pictures'));
+}, 900_000);
+
 afterAll(async () => {
 	await server?.stop();
 	await sandbox?.close();
+});
+
+describe('Execute workflow on each example changes nothing in the service without a real event', () => {
+	const runOf = (file: string, pinned: boolean, attempt = 1) =>
+		runs.find((run) => run.file === file && run.pinned === pinned && run.attempt === attempt)!;
+
+	it('tries every example, pinned (twice) where it has samples and unpinned', () => {
+		for (const file of EXAMPLE_FILES) expect(runOf(file, false)).toBeDefined();
+		expect(runs.filter((run) => run.pinned).map((run) => run.file)).toEqual(
+			expect.arrayContaining(['reroute-uncontacted-leads.json', 'qualified-lead-round-robin.json']),
+		);
+	});
+
+	it('sends no write to the service, except follow-ups to conversations really quiet for 2+ days', () => {
+		for (const run of runs) {
+			const writes = writesOf(requestsOf(sandbox, run));
+			const allowed =
+				run.file === 'stalled-conversation-nudge.json' && !run.pinned
+					? scenario.stalled.map((id) => `POST /v1/conversations/${id}/messages`)
+					: [];
+			const unexpected = writes.filter((write) => !allowed.includes(write));
+			expect({ file: run.file, pinned: run.pinned, unexpected }).toEqual({
+				file: run.file,
+				pinned: run.pinned,
+				unexpected: [],
+			});
+		}
+		// No test subscription left behind by a webhook trigger.
+		expect(sandbox.control.webhooks()).toEqual([]);
+	});
+
+	it('re-routing, pinned: both paths end green, the second try too', () => {
+		for (const attempt of [1, 2]) {
+			const run = runOf('reroute-uncontacted-leads.json', true, attempt);
+			expect({ attempt, status: run.status, error: run.error }).toEqual({
+				attempt,
+				status: 'success',
+				error: undefined,
+			});
+			expect(run.ran).toEqual(
+				expect.arrayContaining(['Log the hand-off', 'Log the escalation', 'Tell the lead']),
+			);
+		}
+	});
+
+	it('re-routing, unpinned: the trigger gives the lead that waited, not the one assigned seconds ago', () => {
+		const run = runOf('reroute-uncontacted-leads.json', false);
+		const given = run.outputs?.['Lead waited 15 minutes'] ?? [];
+		// Newest ended wait first; the seed's leads nobody wrote to for months may follow.
+		expect(given[0]).toBe(scenario.waited);
+		expect(given).not.toContain(scenario.fresh);
+		for (const id of given) {
+			expect(sandbox.control.state().leads.find((lead) => lead.id === id)?.status).toBe('assigned');
+		}
+		// No Data Table in this n8n: the run stops at Roster, before anything would be written.
+		expect(run.ran).not.toContain('Pass on to another advisor');
+	});
+
+	it('ends every unpinned try in a clear, expected place', () => {
+		const ends = Object.fromEntries(
+			runs.filter((run) => !run.pinned).map((run) => [run.file, run.status]),
+		);
+		// A chat trigger offers Open chat: only a message starts a run.
+		expect(ends['ask-about-your-leads.json']).toBe('no Execute workflow button');
+		// The webhook trigger on plain http: refused with its own explanation, nothing subscribed.
+		for (const file of [
+			'qualified-lead-round-robin.json',
+			'qualified-and-assigned-to-data-table.json',
+		]) {
+			const run = runOf(file, false);
+			expect({ file, status: run.status }).toEqual({ file, status: 'refused' });
+			expect(run.error).toContain('https://');
+		}
+		// n8n's Webhook node waits for a call; stopped, it ran nothing.
+		expect(runOf('verified-webhook-events.json', false)).toMatchObject({ stopped: true, ran: [] });
+	});
+
+	it('round robin, pinned: the first try ends green along the whole path', () => {
+		const run = runOf('qualified-lead-round-robin.json', true);
+		expect({ status: run.status, error: run.error }).toEqual({
+			status: 'success',
+			error: undefined,
+		});
+		expect(run.ran).toEqual(expect.arrayContaining(['Assign the advisor', 'Tell the lead']));
+	});
 });
 
 describe('the nodes in the real editor, after the review', () => {
@@ -196,6 +300,12 @@ describe('the nodes in the real editor, after the review', () => {
 		});
 		const texts = [seen.trigger, seen.poll, seen.sync, seen.getMany, seen.verify, seen.assign];
 		for (const { text } of texts) expect(text).not.toMatch(/Poll Trigger/);
+	});
+
+	it("shows the Polling Trigger's own help before a test run, not n8n's generic mock event", () => {
+		expect(seen.poll.text).toContain('Fetch what a check of the lead service finds now');
+		expect(seen.poll.text).toContain('Assigned Lead Not Contacted');
+		expect(seen.poll.text).not.toMatch(/mock event/i);
 	});
 
 	it('takes a picture of each node', () => {

@@ -44,7 +44,12 @@ interface PanelSearch {
 			};
 		};
 	}>;
+	/** What each of the --rank queries listed, in the panel's order. */
+	ranked: Record<string, string[]>;
 }
+
+/** What a person types looking for the check that every lead gets a call. */
+const SPEED_QUERIES = ['sla', 'speed to lead', 'not contacted', 'uncontacted lead'];
 
 let server: N8nServer;
 let userFolder: string;
@@ -64,13 +69,14 @@ afterAll(async () => {
 	await server?.stop();
 });
 
-async function searchPanel(query: string): Promise<PanelSearch> {
+async function searchPanel(query: string, rank: string[] = []): Promise<PanelSearch> {
 	const screenshot = join(userFolder, `node-panel-${query}.png`);
 	const result = await runCommand(
 		process.execPath,
 		[
 			join(repoRoot, 'scripts', 'e2e', 'node-panel-search.mjs'),
 			...['--url', server.url, '--query', query, '--screenshot', screenshot],
+			...(rank.length > 0 ? ['--rank', rank.join(',')] : []),
 			...['--email', E2E_OWNER.email, '--password', E2E_OWNER.password],
 		],
 		{ cwd: repoRoot, timeoutMs: 540_000, env: process.env },
@@ -84,7 +90,7 @@ async function searchPanel(query: string): Promise<PanelSearch> {
 describe('node panel search in the real editor', () => {
 	let dealership: PanelSearch;
 	beforeAll(async () => {
-		dealership = await searchPanel('dealership');
+		dealership = await searchPanel('dealership', SPEED_QUERIES);
 	}, 600_000);
 
 	it('serves both nodes to the editor with the shipped codex', () => {
@@ -107,6 +113,16 @@ describe('node panel search in the real editor', () => {
 				});
 			}
 		}
+	});
+
+	// The panel lists the Polling Trigger on its own, as "Lead Conversations Polling".
+	it.each(SPEED_QUERIES)('lists the package among the first three for "%s"', (query) => {
+		const top = (dealership.ranked[query] ?? []).slice(0, 3);
+		expect({
+			query,
+			top,
+			found: top.some((name) => name.startsWith('Lead Conversations')),
+		}).toEqual({ query, top, found: true });
 	});
 
 	it('finds the package for "dealership", with the trigger and the action node in it', () => {

@@ -128,11 +128,16 @@ const advisorFields: INodeProperties[] = [
 /** Versions 1 and 1.1: the rule fields beside the User ID, as saved workflows hold them. */
 const advisorFieldsBefore12: INodeProperties[] = [...identityFields, ...ruleFields, shiftFields];
 
-const advisorsField = (values: INodeProperties[], versions: DisplayCondition): INodeProperties => ({
+/** From 1.2 an empty list is explained by advisorsEmptyNotice, not n8n's generic count rule. */
+const advisorsField = (
+	values: INodeProperties[],
+	versions: DisplayCondition,
+	minRequiredFields?: number,
+): INodeProperties => ({
 	displayName: 'Advisors',
 	name: 'advisors',
 	type: 'fixedCollection',
-	typeOptions: { multipleValues: true, minRequiredFields: 1 },
+	typeOptions: { multipleValues: true, ...(minRequiredFields ? { minRequiredFields } : {}) },
 	placeholder: 'Add Advisor',
 	default: {},
 	required: true,
@@ -164,8 +169,20 @@ export const rosterFields: INodeProperties[] = [
 		description:
 			'Where the advisors come from. A Data Table read by an earlier node lets a sales manager edit the roster without touching the workflow.',
 	},
+	{
+		// Shown while Advisors is empty, in place of n8n's generic "At least 1 field is required".
+		displayName:
+			'Add at least one advisor with Add Advisor, or read the roster from a Data Table with Roster Source: From an Expression',
+		name: 'advisorsEmptyNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			show: { rosterSource: ['advisors'], '@version': [{ _cnd: { gte: 1.2 } }] },
+			hide: { 'advisors.advisor': [{ _cnd: { exists: true } }] },
+		},
+	},
 	advisorsField(advisorFields, { _cnd: { gte: 1.2 } }),
-	advisorsField(advisorFieldsBefore12, { _cnd: { lt: 1.2 } }),
+	advisorsField(advisorFieldsBefore12, { _cnd: { lt: 1.2 } }, 1),
 	{
 		displayName: 'Roster Rows',
 		name: 'rosterRows',
@@ -174,7 +191,7 @@ export const rosterFields: INodeProperties[] = [
 		required: true,
 		placeholder: `=${ROSTER_EXAMPLE}`,
 		displayOptions: { show: { rosterSource: ['expression'] } },
-		hint: "For a Data Table node named Roster before this one, the expression $('Roster').all()",
+		hint: `For a Data Table node named Roster before this one: ${ROSTER_EXAMPLE}, with the double braces`,
 		description:
 			'A list of advisors (rows or items), each with user_id (or userId) and optional weight (default 1), away (default false), rule columns channels, intents, min_score, vehicle_words, and hours (working hours, e.g. Mon-Fri 09:00-17:00), time_zone and capacity',
 	},

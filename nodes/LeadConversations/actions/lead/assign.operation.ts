@@ -21,7 +21,7 @@ import { parseRoster } from '../../helpers/roster';
 import { leadLocator } from '../common.descriptions';
 import { collectionParameter, locatorValue, optionalParameter, throwIfInvalid } from '../input';
 import { requestRecordAnswer } from '../record';
-import { rosterFields } from './assign.fields';
+import { ROSTER_EXAMPLE, rosterFields } from './assign.fields';
 import {
 	PASS_ON,
 	REASSIGN,
@@ -76,6 +76,13 @@ function rosterRows(this: IExecuteFunctions, source: unknown, itemIndex: number)
 	}
 }
 
+/** Roster Rows typed as plain text that reads like an expression: how to make it one. */
+export function rosterRowsTextProblem(source: unknown, rows: unknown): string | undefined {
+	if (source !== 'expression' || typeof rows !== 'string') return undefined;
+	if (!/\$\(|\$json|\$input|\.all\(\)/.test(rows)) return undefined;
+	return `Roster Rows is plain text, not an expression: write ${ROSTER_EXAMPLE} with the double braces (got "${rows.trim()}")`;
+}
+
 /** The advisor's count and Capacity after the change, for the output. */
 function loadDetails(assignment: Assignment, roster: Advisor[], load?: AdvisorLoad): IDataObject {
 	if (!load || assignment.advisor === null) return {};
@@ -113,6 +120,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			checkBoolean(REASSIGN, reassign),
 			checkOneOf(WHEN_FULL_LABEL, whenFull, WHEN_FULL),
 			zoneProblem,
+			rosterRowsTextProblem(source, rows),
 			problem,
 			skipProblem,
 			checkSkipLeavesSomeone(SKIP, roster, skip),

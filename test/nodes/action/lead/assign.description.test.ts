@@ -48,15 +48,27 @@ const advisorValues = () => (field('advisors').options![0] as { values: INodePro
 const advisorValue = (name: string) => advisorValues().find((value) => value.name === name)!;
 
 describe('Lead → Assign in the editor', () => {
-	test('a new node marks Advisors as needing an advisor, as n8n marks required fields', () => {
-		expect(field('advisors').typeOptions?.minRequiredFields).toBe(1);
-		expect(issuesOfNewNode({ lead: { __rl: true, mode: 'id', value: 'lead_1' } })).toEqual({
-			advisors: ['At least 1 field is required.'],
-		});
+	test('a new node says how to fill Advisors, naming it, instead of n8n\'s generic "At least 1 field is required"', () => {
+		const lead = { __rl: true, mode: 'id', value: 'lead_1' };
+		expect(issuesOfNewNode({ lead })).toBeUndefined();
+		const notice = field('advisorsEmptyNotice');
+		expect(notice.displayName).toMatch(/^Add at least one advisor with Add Advisor/);
+		const shown = (parameters: Record<string, unknown>, typeVersion = 1.2) =>
+			NodeHelpers.displayParameter(
+				{ resource: 'lead', operation: 'assign', rosterSource: 'advisors', ...parameters },
+				notice,
+				nodeWith({}, typeVersion),
+				description,
+			);
+		// Nodes saved at 1 and 1.1 keep n8n's own count rule, as they were.
+		expect(shown({}, 1.1)).toBe(false);
+		expect(shown({})).toBe(true);
+		expect(shown({ advisors: {} })).toBe(true);
+		expect(shown({ advisors: { advisor: [] } })).toBe(true);
+		expect(shown({ advisors: { advisor: [{ userId: '' }] } })).toBe(false);
+		expect(shown({ rosterSource: 'expression' })).toBe(false);
 		const oneAdvisor = { advisor: [{ userId: 'user_ana' }] };
-		expect(
-			issuesOfNewNode({ lead: { __rl: true, mode: 'id', value: 'lead_1' }, advisors: oneAdvisor }),
-		).toBeUndefined();
+		expect(issuesOfNewNode({ lead, advisors: oneAdvisor })).toBeUndefined();
 	});
 
 	test('an advisor without a User ID is marked too', () => {

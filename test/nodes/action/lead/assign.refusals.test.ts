@@ -1,6 +1,5 @@
 import { alphaLeads, apiRequests, jsonOf, operationRunner, ref, useSandbox } from '../helpers';
 import { expectRefusedBeforeSending, refusals } from '../refusals';
-import { n8nEngine } from '../../../compat/engine';
 
 const ctx = useSandbox();
 const runOperation = operationRunner(ctx, 'lead', 'assign');
@@ -54,6 +53,12 @@ describe('Lead → Assign, roster from an expression', () => {
 		refusals([
 			['Roster Rows', 'rosterRows', [], 'is empty: add at least one advisor'],
 			['Roster Rows', 'rosterRows', 'user_ana', 'must be a list of advisors (got "user_ana")'],
+			[
+				'Roster Rows',
+				'rosterRows',
+				"$('Roster').all()",
+				`is plain text, not an expression: write {{ $('Roster').all() }} with the double braces (got "$('Roster').all()")`,
+			],
 			[
 				'Roster Rows',
 				'rosterRows',
@@ -112,19 +117,15 @@ describe('Lead → Assign, roster from an expression', () => {
 	);
 });
 
-// n8n 2.x names the parameter's issue; n8n 1.x refuses the run with its general wording.
-const stoppedByN8n =
-	n8nEngine.major === 1
-		? /The workflow has issues and cannot be executed/
-		: /At least 1 field is required/;
-
 describe('Lead → Assign, roster entered in the node', () => {
 	test.each([{}, { advisor: [] }])(
-		'Advisors %p is stopped by n8n itself, as the editor marks it, before any request',
+		'Advisors %p is refused naming Advisors (not n8n\'s generic "At least 1 field"), before any request',
 		async (advisors) => {
-			await expect(
-				runOperation({ lead: ref('id', alphaLeads(ctx.sandbox)[0].id), advisors }),
-			).rejects.toThrow(stoppedByN8n);
+			const result = await runOperation({
+				lead: ref('id', alphaLeads(ctx.sandbox)[0].id),
+				advisors,
+			});
+			expect(result.error?.message).toBe('Advisors is empty: add at least one advisor [item 0]');
 			expect(apiRequests(ctx.sandbox)).toHaveLength(0);
 		},
 	);

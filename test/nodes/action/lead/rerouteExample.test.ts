@@ -15,7 +15,11 @@ import {
 	type WorkflowSpec,
 } from '../../../../harness/engine';
 import { POLL_TRIGGER_NODE_TYPE, createPollHarness } from '../../../../harness/engine/poll';
-import { HAND_OFFS_COLUMNS, HAND_OFFS_TABLE } from '../../../../harness/support/handOffsTable';
+import {
+	HAND_OFFS_COLUMNS,
+	HAND_OFFS_TABLE,
+	HAND_OFF_OUTCOMES,
+} from '../../../../harness/support/handOffsTable';
 import { moveIntoOpenHours } from '../../../../harness/support/showroomHours';
 import { LeadConversationsPollTrigger } from '../../../../nodes/LeadConversationsPollTrigger/LeadConversationsPollTrigger.node';
 import { n8nEngine } from '../../../compat/engine';
@@ -156,7 +160,7 @@ describeOnN8n2('the speed-to-lead example', () => {
 		expect(rows.map((row) => [row.lead_id, row.outcome, row.advisor, row.waiting_since])).toEqual(
 			items!.map((item) => [
 				item.id,
-				'passed_on',
+				HAND_OFF_OUTCOMES.passedOn,
 				stored(String(item.id)).assigned_to,
 				item.waiting_since,
 			]),
@@ -194,7 +198,9 @@ describeOnN8n2('the speed-to-lead example', () => {
 		expect(secondRun.error).toBeUndefined();
 		expect([second, alone, plain].map((lead) => stored(lead.id).assigned_to)).toEqual(after);
 		expect(ctx.sandbox.control.requests()).toHaveLength(0);
-		const escalated = all.rowsOf(HAND_OFFS_TABLE).filter((row) => row.outcome === 'escalated');
+		const escalated = all
+			.rowsOf(HAND_OFFS_TABLE)
+			.filter((row) => row.outcome === HAND_OFF_OUTCOMES.escalated);
 		expect(escalated.map((row) => row.lead_id).sort()).toEqual(
 			[second, alone, plain].map((lead) => lead.id).sort(),
 		);
@@ -204,7 +210,7 @@ describeOnN8n2('the speed-to-lead example', () => {
 		}
 	});
 
-	test('a lead nobody is left to take: a "not passed on" row, and the other leads of the poll still passed on', async () => {
+	test('a lead nobody is left to take: a not_passed_on row, and the other leads of the poll still passed on', async () => {
 		const poll = watch();
 		await poll.poll();
 		const stuck = assignedLead(PLAIN[0]);
@@ -226,8 +232,8 @@ describeOnN8n2('the speed-to-lead example', () => {
 			all.rowsOf(HAND_OFFS_TABLE).map((row) => [row.lead_id, row.outcome, row.advisor]),
 		).toEqual(
 			expect.arrayContaining([
-				[stuck.id, 'not passed on', PLAIN[0]],
-				[fine.id, 'passed_on', PLAIN[1]],
+				[stuck.id, HAND_OFF_OUTCOMES.notPassedOn, PLAIN[0]],
+				[fine.id, HAND_OFF_OUTCOMES.passedOn, PLAIN[1]],
 			]),
 		);
 	});
@@ -252,26 +258,34 @@ describeOnN8n2('the speed-to-lead example', () => {
 		expect(all.rowsOf(HAND_OFFS_TABLE)).toHaveLength(leads.length);
 	});
 
-	test('Test workflow with the pinned sample (missed twice) writes one escalation row and sends nothing', async () => {
+	test('Execute workflow with the pinned samples: both paths shown, nothing sent, nothing stored, the same on a second try', async () => {
 		const workflow = shipped();
-		const [sample] = workflow.pinData![TRIGGER];
-		expect(sample.json).toMatchObject({ misses: 2, event: 'lead.not_contacted' });
+		const samples = workflow.pinData![TRIGGER].map((item) => item.json);
+		expect(samples.map((sample) => [sample.misses, sample.sample])).toEqual([
+			[1, true],
+			[2, true],
+		]);
 		ctx.sandbox.control.clearRequests();
 		const all = tables();
-		const result = await runWorkflow(workflow, credentialsOf(ctx.sandbox), {
-			startNode: TRIGGER,
-			mode: 'manual',
-			dataTables: all,
-			nodeTypes: { [POLL_TRIGGER_NODE_TYPE]: new LeadConversationsPollTrigger() },
-		});
-		expect(result.error).toBeUndefined();
-		expect(all.rowsOf(HAND_OFFS_TABLE)).toEqual([
-			expect.objectContaining({
-				outcome: 'escalated',
-				lead_id: sample.json.id,
-				waiting_since: sample.json.waiting_since,
-			}),
-		]);
-		expect(ctx.sandbox.control.requests()).toHaveLength(0);
+		for (const attempt of [1, 2]) {
+			const result = await runWorkflow(workflow, credentialsOf(ctx.sandbox), {
+				startNode: TRIGGER,
+				mode: 'manual',
+				dataTables: all,
+				nodeTypes: { [POLL_TRIGGER_NODE_TYPE]: new LeadConversationsPollTrigger() },
+			});
+			expect({ attempt, error: result.error }).toEqual({ attempt, error: undefined });
+			const outcomes = ['Log the hand-off', 'Log the escalation'].map((node) =>
+				result.output(node).map((item) => [item.json.lead_id, item.json.outcome]),
+			);
+			expect(outcomes).toEqual([
+				[[samples[0].id, HAND_OFF_OUTCOMES.passedOn]],
+				[[samples[1].id, HAND_OFF_OUTCOMES.escalated]],
+			]);
+			expect(result.output('Tell the lead')).toHaveLength(1);
+		}
+		expect(ctx.sandbox.control.requests()).toEqual([]);
+		expect(all.rowsOf(HAND_OFFS_TABLE)).toEqual([]);
+		expect(all.readsOf('Advisors roster')).toBe(0);
 	});
 });
