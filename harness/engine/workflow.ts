@@ -74,6 +74,8 @@ export async function runWorkflow(
 ): Promise<RunResult> {
 	const readLogs = captureLogs();
 	const mode = options.mode ?? 'manual';
+	// As n8n's workflow runner: pinned data stands in for nodes only in a manual run.
+	const pinData = mode === 'manual' ? spec.pinData : undefined;
 	const thrown = new Map<string, NodeFailure>();
 	const nodeTypes = recordThrownErrors(createNodeTypes(options.nodeTypes), thrown);
 	const nodes = spec.nodes.map((node) => completeNode(node, nodeTypes));
@@ -88,7 +90,7 @@ export async function runWorkflow(
 		nodeTypes,
 		staticData: deepCopy(spec.staticData ?? {}),
 		settings: spec.settings ?? { executionOrder: 'v1' },
-		pinData: spec.pinData,
+		pinData,
 	});
 
 	const startNode = options.startNode
@@ -105,7 +107,7 @@ export async function runWorkflow(
 		connections: spec.connections,
 		settings: workflow.settings,
 		staticData: spec.staticData,
-		pinData: spec.pinData,
+		pinData,
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	} as unknown as IWorkflowBase;
@@ -137,7 +139,7 @@ export async function runWorkflow(
 		executionData: {
 			nodeExecutionStack: [{ node: startNode, data: { main: startData }, source: null }],
 		},
-		resultData: { pinData: spec.pinData },
+		resultData: { pinData },
 	});
 
 	const run = await new WorkflowExecute(

@@ -88,6 +88,7 @@ async function runRecipe(service: DemoService, say: Say, items: IDataObject[]): 
 	if (items.length === 0) return;
 	// n8n keeps what Remove Duplicates has seen in its database; the engine, in memory.
 	await useMemoryDeduplication();
+	const rowsBefore = dataTables.rowsOf(HAND_OFFS_TABLE).length;
 	const result = await runWorkflow(
 		// Its pinned sample event is for the editor's test runs; here the poll's items start it.
 		{ ...loadExample(REROUTE_EXAMPLE), pinData: {} },
@@ -111,7 +112,7 @@ async function runRecipe(service: DemoService, say: Say, items: IDataObject[]): 
 	}
 	const [told] = result.output('Tell the lead');
 	if (told) say(`     told: "${String(told.json.content)}"`);
-	for (const row of dataTables.rowsOf(HAND_OFFS_TABLE)) {
+	for (const row of dataTables.rowsOf(HAND_OFFS_TABLE).slice(rowsBefore)) {
 		say(
 			`     logged in "${HAND_OFFS_TABLE}": ${String(row.outcome)}, missed by ${String(row.missed_by)}.`,
 		);
