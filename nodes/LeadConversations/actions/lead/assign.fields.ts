@@ -178,7 +178,9 @@ export const rosterFields: INodeProperties[] = [
 		default: '',
 		displayOptions: {
 			show: { rosterSource: ['advisors'], '@version': [{ _cnd: { gte: 1.2 } }] },
-			hide: { 'advisors.advisor': [{ _cnd: { exists: true } }] },
+			// A root path ('/…'): n8n 1.x resolves a parameter's dependencies by top-level name and
+			// never settles on a dotted one, which broke every operation of the node there.
+			hide: { '/advisors.advisor': [{ _cnd: { exists: true } }] },
 		},
 	},
 	advisorsField(advisorFields, { _cnd: { gte: 1.2 } }),
