@@ -269,7 +269,10 @@ test('`npm run demo` keeps a sheet in sync first, then assigns, passes on a lead
 	expect(result.stdout).toMatch(/qualifies with score 88 → assigned to user_ana_lopez;/);
 	expect(result.stdout).toContain('qualifies with score 62: no run, the trigger starts at 70.');
 	// Step 2 gave João González to user_bruno_diaz, who did not write within 15 minutes.
-	expect(result.stdout).toContain('João González waited 16 minutes for user_bruno_diaz');
+	expect(result.stdout).toContain('João González waited 15 open minutes for user_bruno_diaz');
+	// A lead assigned after closing: nothing at night, passed on once the morning's wait ended.
+	expect(result.stdout).toContain('so nothing is passed on at night.');
+	expect(result.stdout).toMatch(/Nora Vidal waited 15 open minutes for user_bruno_diaz/);
 	expect(result.stdout).toMatch(/→ passed on to user_\w+, never back to user_bruno_diaz;/);
 	expect(result.stdout).toContain('Sofía Álvarez: user_ana_lopez wrote, so nothing to do.');
 	expect(result.stdout).toMatch(/The \d+ quiet for longer got a follow-up:/);

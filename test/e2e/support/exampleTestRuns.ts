@@ -8,6 +8,7 @@ import { E2E_OWNER, type N8nServer } from '../../../harness/real-n8n/n8n-server'
 import { repoRoot } from '../../../harness/real-n8n/paths';
 import { runCommand, tail } from '../../../harness/real-n8n/processes';
 import type { RequestLogEntry, RunningSandbox } from '../../../sandbox/contract';
+import { moveIntoOpenHours } from '../../../harness/support/showroomHours';
 
 export interface ExampleRun {
 	file: string;
@@ -76,6 +77,8 @@ export async function assignedLeadsScenario(sandbox: RunningSandbox) {
 	};
 	const leads = sandbox.control.state().leads.filter((l) => l.organization_id === 'org_alpha');
 	const [waited, fresh] = leads.filter((l) => ['new', 'qualified'].includes(l.status));
+	// The example counts its wait in opening hours: the 16 minutes must be open ones.
+	moveIntoOpenHours(sandbox.control);
 	await send(`/leads/${waited.id}`, { status: 'assigned', assigned_to: 'user_ana_lopez' });
 	sandbox.control.advanceClock(16 * 60_000);
 	await send(`/leads/${fresh.id}`, { status: 'assigned', assigned_to: 'user_bruno_diaz' });
