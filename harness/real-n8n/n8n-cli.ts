@@ -64,7 +64,7 @@ export async function n8nCli(
 	});
 	if (result.code !== 0 && !allowFailure) {
 		throw new Error(
-			`n8n ${args.join(' ')} exited with ${result.code}\nstdout:\n${tail(result.stdout)}\nstderr:\n${tail(result.stderr)}`,
+			`n8n ${args.join(' ')} exited with ${result.code ?? result.signal}\nstdout:\n${tail(result.stdout)}\nstderr:\n${tail(result.stderr)}`,
 		);
 	}
 	return result;

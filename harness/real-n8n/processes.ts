@@ -2,6 +2,8 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'child_process';
 
 export interface CommandResult {
 	code: number | null;
+	/** The signal that ended the command, when one did (its code is then null). */
+	signal: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 	durationMs: number;
@@ -33,9 +35,9 @@ export function runCommand(
 			clearTimeout(timer);
 			reject(error);
 		});
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			resolve({ code, stdout, stderr, durationMs: Date.now() - started });
+			resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
 		});
 		// A child that exits before reading its input closes the pipe (EPIPE); its exit code and
 		// output say what happened, so the write error must not end this process.

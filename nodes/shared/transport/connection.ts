@@ -1,5 +1,5 @@
-// What a request needs from the credential: the Base URL, the pacing state of the key, and a
-// redactor that keeps the key out of every text that leaves the transport.
+// What a request needs from the credential: the Base URL, the account's name, the pacing state of
+// the key, and a redactor that keeps the key out of every text that leaves the transport.
 
 import { createHash } from 'crypto';
 import type {
@@ -25,6 +25,8 @@ export type ApiContext =
 
 export interface Connection {
 	baseUrl: string;
+	/** The service and key, as one name that holds no secret: the Base URL and a hash of the key. */
+	account: string;
 	pacing: PacingState;
 	/** Removes the API key from any text that leaves the transport. */
 	redact: (text: string) => string;
@@ -72,9 +74,16 @@ async function readConnection(this: ApiContext, itemIndex?: number): Promise<Con
 		throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
 	}
 	const fingerprint = createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+	const account = `${baseUrl}#${fingerprint}`;
 	return {
 		baseUrl,
-		pacing: pacingStateFor(`${baseUrl}#${fingerprint}`),
+		account,
+		pacing: pacingStateFor(account),
 		redact: redactor(apiKey),
 	};
+}
+
+/** The account the credential names (Base URL and key), for state kept per account in this process. */
+export async function accountOf(this: ApiContext, itemIndex?: number): Promise<string> {
+	return (await connectionOf.call(this, itemIndex)).account;
 }

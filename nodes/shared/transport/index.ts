@@ -3,7 +3,7 @@
 // to NodeApiError; before each attempt pacer.ts waits while the key's window is used up. Lists go
 // through `iterateListPages` or `collectListPages` (listPages.ts).
 
-export type { ApiContext } from './connection';
+export { accountOf, type ApiContext } from './connection';
 export { apiRequest, type ApiRequestOptions, type ApiResponse } from './request';
 export { collectListPages, iterateListPages, type ListReadOptions } from './listPages';
 export type { ErrorContext, StatusWords } from './serviceError';

@@ -167,7 +167,9 @@ test('60 leads, 08:00-22:00: nothing passed on while closed, none to an advisor 
 			if (onShiftNow.length > 0 && !onShift(advisor, at)) {
 				problems.push(`${lead.id} to ${advisor}, off shift at ${wall.format(at)}`);
 			}
-			const roomy = onShiftNow.filter((a) => (previousLoads[a] ?? 0) < CAPACITY[a]);
+			const roomy = onShiftNow.filter(
+				(a) => a !== advisor && (previousLoads[a] ?? 0) < CAPACITY[a],
+			);
 			if ((loadsNow[advisor] ?? 0) > CAPACITY[advisor] && roomy.length > 0) {
 				problems.push(
 					`${lead.id} to ${advisor} over its cap at ${wall.format(at)}, ${roomy.join(', ')} had room`,

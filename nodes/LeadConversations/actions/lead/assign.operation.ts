@@ -7,8 +7,8 @@ import { dateHeaderMs } from '../../../shared/serviceClock';
 import { checkBoolean, checkIdPrefix, checkOneOf, firstProblem } from '../../../shared/validation';
 import { giveBackTurn, pickByLead, pickByTurn } from '../../helpers/advisorTurns';
 import type { AdvisorLoad } from '../../helpers/advisorLoad';
-import { loadOf, recordChange, runLoad } from '../../helpers/advisorLoad';
-import type { Assignment } from '../../helpers/assignPlan';
+import { loadOf, oneAssignmentAtATime, recordChange, runLoad } from '../../helpers/advisorLoad';
+import type { AssignChoices, Assignment } from '../../helpers/assignPlan';
 import {
 	checkSkipLeavesSomeone,
 	needsAdvisor,
@@ -127,15 +127,43 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		),
 	);
 
+	// With a count, assignments in this process go one at a time, each on a fresh view of the
+	// lead, so runs at the same time neither pass a cap nor give one lead two advisors.
+	const counting = turns === 'leastLoaded' || roster.some((a) => a.capacity !== undefined);
+	const assign = (): Promise<IDataObject[]> =>
+		assignLead.call(this, itemIndex, leadId, roster, {
+			choices: { reassign: reassign === true, passOn: passOn === true, skip },
+			counting,
+			turns: turns as (typeof TURNS)[number],
+			whenFull: whenFull as (typeof WHEN_FULL)[number],
+			setStatus: setStatus === true,
+		});
+	return counting ? await oneAssignmentAtATime(this, itemIndex, assign) : await assign();
+}
+
+interface AssignSettings {
+	choices: AssignChoices;
+	counting: boolean;
+	turns: (typeof TURNS)[number];
+	whenFull: (typeof WHEN_FULL)[number];
+	setStatus: boolean;
+}
+
+/** Reads the lead, chooses its advisor and writes it: one item of Assign, its input checked. */
+async function assignLead(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	leadId: string,
+	roster: Advisor[],
+	{ choices, counting, turns, whenFull, setStatus }: AssignSettings,
+): Promise<IDataObject[]> {
 	const address = { collection: 'leads', label: 'Lead', id: leadId };
 	const read = await requestRecordAnswer.call(this, 'GET', address, { itemIndex });
 	const lead = read.record;
 	// Shifts are judged on the service's clock: the moment it answered.
 	const atMs = dateHeaderMs(read.headers) ?? Date.now();
-	const choices = { reassign: reassign === true, passOn: passOn === true, skip };
 	// The load is counted only when something reads it, and only for a lead that needs an advisor.
-	const counting = turns === 'leastLoaded' || roster.some((a) => a.capacity !== undefined);
-	const load =
+	let load =
 		counting && needsAdvisor(lead, choices) ? await runLoad.call(this, itemIndex) : undefined;
 	// Rotations are kept per workflow and node, so two assigning nodes keep separate turns.
 	const turnKey = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id ?? this.getNode().name}`;
@@ -144,7 +172,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		if (turns === 'spread') return pickByLead(leadId, eligible);
 		return pickByTurn(turnKey, leadId, eligible);
 	};
-	const rules = { atMs, load, whenFull: whenFull as (typeof WHEN_FULL)[number], pick };
+	const rules = { atMs, load, whenFull, pick };
 	const plan = planAssignment(leadId, lead, roster, choices, (eligible) =>
 		chooseAdvisor(eligible, rules),
 	);
@@ -160,13 +188,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 
 	const body: IDataObject = { assigned_to: assignment.advisor };
-	if (setStatus === true) body.status = 'assigned';
+	if (setStatus) body.status = 'assigned';
 	let assigned = false;
 	try {
 		const patch = { itemIndex, body };
 		const { record: updated } = await requestRecordAnswer.call(this, 'PATCH', address, patch);
 		assigned = true;
-		if (load) recordChange(load, lead, updated);
+		if (load) load = await recordChange.call(this, itemIndex, lead, updated);
 		return [
 			{ ...updated, assignment: { ...assignment, ...loadDetails(assignment, roster, load) } },
 		];

@@ -293,3 +293,58 @@ describe('entered advisors', () => {
 		});
 	});
 });
+
+describe('runs at the same time in one process', () => {
+	// Slow list reads widen the gap between a run's count and its write, as a loaded n8n does.
+	const slowCounts = () =>
+		ctx.sandbox.control.injectFaults({
+			kind: 'delay',
+			delayMs: 150,
+			method: 'GET',
+			pathPrefix: '/v1/leads',
+			probability: 1,
+		});
+	afterEach(() => ctx.sandbox.control.clearFaults());
+
+	test('six runs of six workflows at once never pass a cap while another advisor has room', async () => {
+		const rows = [
+			{ user_id: 'user_cap_a', capacity: heldBy('user_cap_a') + 2 },
+			{ user_id: 'user_cap_b', capacity: heldBy('user_cap_b') + 2 },
+			{ user_id: 'user_cap_c', capacity: heldBy('user_cap_c') + 2 },
+		];
+		const before = rows.map((row) => heldBy(row.user_id));
+		slowCounts();
+		const results = await Promise.all(
+			Array.from({ length: 6 }, (_, n) =>
+				assignAll([newLead()], rows, n % 2 === 0 ? { turns: 'leastLoaded' } : {}),
+			),
+		);
+		expect(results.map((result) => result.error)).toEqual(Array(6).fill(undefined));
+		expect(rows.map((row, n) => heldBy(row.user_id) - before[n])).toEqual([2, 2, 2]);
+		const loads = results.map((result) => (jsonOf(result)[0].assignment as IDataObject).load);
+		// Each run saw the others' writes: the loads it reports are those the service held.
+		expect([...loads].sort()).toEqual(
+			[...rows.flatMap((row, n) => [before[n] + 1, before[n] + 2])].sort(),
+		);
+	});
+
+	test('two copies of one event at once: one advisor, the second copy leaves the lead as it is', async () => {
+		const rows = [
+			{ user_id: 'user_dup_a', capacity: heldBy('user_dup_a') + 1 },
+			{ user_id: 'user_dup_b', capacity: heldBy('user_dup_b') + 1 },
+		];
+		const id = newLead();
+		slowCounts();
+		const [first, second] = await Promise.all([assignAll([id], rows), assignAll([id], rows)]);
+		const outputs = [...jsonOf(first), ...jsonOf(second)];
+		expect(outputs.map((lead) => lead.assigned_to)).toEqual([
+			stored(id).assigned_to,
+			stored(id).assigned_to,
+		]);
+		expect(outputs.filter((lead) => (lead.assignment as IDataObject).leftAsItWas)).toHaveLength(1);
+		const patches = apiRequests(ctx.sandbox).filter(
+			(r) => r.method === 'PATCH' && r.path === `/v1/leads/${id}`,
+		);
+		expect(patches).toHaveLength(1);
+	});
+});
