@@ -6,7 +6,7 @@ import { join } from 'path';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { runWorkflow, type WorkflowSpec } from '../../../harness/engine';
-import { n8nCli, parseRawOutput } from '../../../harness/real-n8n/n8n-cli';
+import { executeWorkflow } from '../../../harness/real-n8n/n8n-cli';
 import { examplesDir } from '../../../harness/real-n8n/paths';
 
 export interface RunJson {
@@ -22,8 +22,7 @@ export function example(file: string): WorkflowSpec & { id: string } {
 
 /** `n8n execute` of an imported workflow; a run that ended in an error throws it. */
 export async function execute(userFolder: string, workflowId: string): Promise<RunJson> {
-	const result = await n8nCli(userFolder, ['execute', `--id=${workflowId}`, '--rawOutput']);
-	const run = parseRawOutput(result.stdout) as RunJson;
+	const run = (await executeWorkflow(userFolder, workflowId)) as RunJson;
 	if (run.data.resultData.error) throw new Error(run.data.resultData.error.message);
 	return run;
 }
