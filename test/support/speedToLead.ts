@@ -251,6 +251,8 @@ export interface SpeedReport {
 	escalationDelayMs: number;
 	recipeRuns: RecipeRun[];
 	assignmentRuns: Record<string, number>;
+	/** Deliveries the service sent again (no answer from n8n within its 10 s, as under load). */
+	resentDeliveries: number;
 	handoffRows: any[];
 	/** Requests n8n sent (both workflows, the trigger's polls), by kind. */
 	requests: {
@@ -419,6 +421,7 @@ export async function runSpeedToLead(rig: SpeedRig): Promise<SpeedReport> {
 			escalationDelayMs,
 			recipeRuns,
 			assignmentRuns: await runCounts(rig, rig.assignmentId),
+			resentDeliveries: control.deliveries().filter((delivery) => delivery.attempt > 1).length,
 			handoffRows: handoffRows.length ? handoffRows : rows,
 			requests: {
 				polls: requests.filter((r) => r.path === '/v1/leads' && r.query.status === 'assigned')
@@ -489,8 +492,12 @@ async function recipeRunsOf(rig: SpeedRig): Promise<RecipeRun[]> {
 export function expectSpeedCounts(rig: SpeedRig, report: SpeedReport): void {
 	const { advisors, missed, escalated } = report;
 	const initial = new Map([...advisors].map(([id, seen]) => [id, seen[0]]));
-	// Every lead assigned once by the round-robin example, to an advisor who fits.
-	expect(report.assignmentRuns).toEqual({ success: 40 });
+	// Every lead assigned once by the round-robin example, to an advisor who fits. A delivery the
+	// service sent again may start one more run, which finds the lead assigned and leaves it (one
+	// assignment PATCH per lead, below).
+	expect(Object.keys(report.assignmentRuns)).toEqual(['success']);
+	expect(report.assignmentRuns.success).toBeGreaterThanOrEqual(40);
+	expect(report.assignmentRuns.success).toBeLessThanOrEqual(40 + report.resentDeliveries);
 	for (const lead of report.leads) {
 		expect(allowedAdvisors(rig.roster, lead, [])).toContain(initial.get(lead.id));
 	}
@@ -550,7 +557,7 @@ export function speedFigure(report: SpeedReport): string {
 	const max = (values: number[]) => Math.max(...values);
 	const r = report.requests;
 	return (
-		`40 assigned (${JSON.stringify(report.assignmentRuns)} round-robin runs); answered 25, closed 5; ` +
+		`40 assigned (${JSON.stringify(report.assignmentRuns)} round-robin runs, ${report.resentDeliveries} deliveries sent again); answered 25, closed 5; ` +
 		`recipe runs ${report.recipeRuns.length} (${report.recipeRuns.map((run) => `${run.status}: ${run.leads.length} raised, ${run.passed.length} past the guard`).join('; ')}); ` +
 		`hand-off rows ${report.handoffRows.length}; hand-off at ≥ ${Math.min(...report.handOffAfterMinutes).toFixed(1)} min of wait, ` +
 		`at most ${(max(report.handOffDelayMs) / 1000).toFixed(1)} s after the wait ended; escalations ${(report.escalationDelayMs / 1000).toFixed(1)} s after the wait (restart included); ` +
