@@ -253,6 +253,8 @@ export interface SpeedReport {
 	assignmentRuns: Record<string, number>;
 	/** Deliveries the service sent again (no answer from n8n within its 10 s, as under load). */
 	resentDeliveries: number;
+	/** The attempts that failed, by the answer's status or the error (say, a time-out). */
+	failedAttempts: Record<string, number>;
 	handoffRows: any[];
 	/** Requests n8n sent (both workflows, the trigger's polls), by kind. */
 	requests: {
@@ -272,6 +274,7 @@ export async function runSpeedToLead(rig: SpeedRig): Promise<SpeedReport> {
 	const started = Date.now();
 	const { sandbox } = rig;
 	const control = sandbox.control;
+	const deliveriesSince = () => control.deliveries().filter((delivery) => delivery.at >= started);
 	const pollMs = rig.pollSeconds * 1000;
 	const polls = () =>
 		control.requests().filter((r) => r.path === '/v1/leads' && r.query.status === 'assigned')
@@ -421,7 +424,12 @@ export async function runSpeedToLead(rig: SpeedRig): Promise<SpeedReport> {
 			escalationDelayMs,
 			recipeRuns,
 			assignmentRuns: await runCounts(rig, rig.assignmentId),
-			resentDeliveries: control.deliveries().filter((delivery) => delivery.attempt > 1).length,
+			resentDeliveries: deliveriesSince().filter((delivery) => delivery.attempt > 1).length,
+			failedAttempts: countBy(
+				deliveriesSince()
+					.filter((delivery) => !delivery.ok)
+					.map((delivery) => String(delivery.status ?? delivery.error)),
+			),
 			handoffRows: handoffRows.length ? handoffRows : rows,
 			requests: {
 				polls: requests.filter((r) => r.path === '/v1/leads' && r.query.status === 'assigned')
@@ -455,12 +463,14 @@ export async function runSpeedToLead(rig: SpeedRig): Promise<SpeedReport> {
 	}
 }
 
-async function runCounts(rig: SpeedRig, workflowId: string): Promise<Record<string, number>> {
+function countBy(values: string[]): Record<string, number> {
 	const counts: Record<string, number> = {};
-	for (const execution of await listExecutions(rig.api(), workflowId)) {
-		counts[execution.status] = (counts[execution.status] ?? 0) + 1;
-	}
+	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
 	return counts;
+}
+
+async function runCounts(rig: SpeedRig, workflowId: string): Promise<Record<string, number>> {
+	return countBy((await listExecutions(rig.api(), workflowId)).map((run) => run.status));
 }
 
 async function waitForRuns(rig: SpeedRig, count: number): Promise<void> {
@@ -557,7 +567,7 @@ export function speedFigure(report: SpeedReport): string {
 	const max = (values: number[]) => Math.max(...values);
 	const r = report.requests;
 	return (
-		`40 assigned (${JSON.stringify(report.assignmentRuns)} round-robin runs, ${report.resentDeliveries} deliveries sent again); answered 25, closed 5; ` +
+		`40 assigned (${JSON.stringify(report.assignmentRuns)} round-robin runs, ${report.resentDeliveries} deliveries sent again; failed attempts ${JSON.stringify(report.failedAttempts)}); answered 25, closed 5; ` +
 		`recipe runs ${report.recipeRuns.length} (${report.recipeRuns.map((run) => `${run.status}: ${run.leads.length} raised, ${run.passed.length} past the guard`).join('; ')}); ` +
 		`hand-off rows ${report.handoffRows.length}; hand-off at ≥ ${Math.min(...report.handOffAfterMinutes).toFixed(1)} min of wait, ` +
 		`at most ${(max(report.handOffDelayMs) / 1000).toFixed(1)} s after the wait ended; escalations ${(report.escalationDelayMs / 1000).toFixed(1)} s after the wait (restart included); ` +
